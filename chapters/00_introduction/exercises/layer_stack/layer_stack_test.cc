@@ -1,0 +1,55 @@
+// layer_stack_test.cc: decides whether the exercise of chapter 00 is done.
+#include "chapters/00_introduction/exercises/layer_stack/layer_stack.h"
+
+#include <gtest/gtest.h>
+
+namespace mts {
+namespace {
+
+// The four ways a MonitoredTrainingSession can be asked for.
+constexpr StackOptions kMonitoredChief{/*is_chief=*/true, /*recoverable=*/true};
+constexpr StackOptions kMonitoredWorker{/*is_chief=*/false, /*recoverable=*/true};
+constexpr StackOptions kSingularChief{/*is_chief=*/true, /*recoverable=*/false};
+constexpr StackOptions kSingularWorker{/*is_chief=*/false, /*recoverable=*/false};
+
+// The chief of a MonitoredSession gets every layer, recovery outermost.
+TEST(LayerStackTest, ChiefOfAMonitoredSessionGetsEveryLayer) {
+  EXPECT_EQ(LayerStack(kMonitoredChief),
+            (std::vector<Layer>{Layer::kRecoverable, Layer::kCoordinated, Layer::kHooked,
+                                Layer::kChief}));
+}
+
+// A worker's stack differs from the chief's only at the bottom.
+TEST(LayerStackTest, WorkerDiffersFromTheChiefOnlyAtTheBottom) {
+  EXPECT_EQ(LayerStack(kMonitoredWorker),
+            (std::vector<Layer>{Layer::kRecoverable, Layer::kCoordinated, Layer::kHooked,
+                                Layer::kWorker}));
+}
+
+// A SingularMonitoredSession has no recovery layer; the rest stays the same.
+TEST(LayerStackTest, SingularSessionHasNoRecoveryLayer) {
+  EXPECT_EQ(LayerStack(kSingularChief),
+            (std::vector<Layer>{Layer::kCoordinated, Layer::kHooked, Layer::kChief}));
+  EXPECT_EQ(LayerStack(kSingularWorker),
+            (std::vector<Layer>{Layer::kCoordinated, Layer::kHooked, Layer::kWorker}));
+}
+
+// The hooked layer is always directly above the raw session.
+TEST(LayerStackTest, HooksSitDirectlyAboveTheRawSession) {
+  for (const StackOptions& options :
+       {kMonitoredChief, kMonitoredWorker, kSingularChief, kSingularWorker}) {
+    const std::vector<Layer> stack = LayerStack(options);
+    ASSERT_GE(stack.size(), 2u);
+    EXPECT_EQ(stack[stack.size() - 2], Layer::kHooked);
+  }
+}
+
+// Every layer has the name the book gives it.
+TEST(LayerStackTest, LayersHaveTheirBookNames) {
+  EXPECT_EQ(LayerName(Layer::kRecoverable), "RecoverableSession");
+  EXPECT_EQ(LayerName(Layer::kHooked), "HookedSession");
+  EXPECT_EQ(LayerName(Layer::kWorker), "Worker");
+}
+
+}  // namespace
+}  // namespace mts

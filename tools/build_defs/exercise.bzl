@@ -1,0 +1,68 @@
+"""mts_exercise: one exercise, built from its reference solution or from its starter.
+
+Every exercise in every chapter has the same shape, one folder per exercise:
+
+    chapters/NN_stage/exercises/<name>/
+      BUILD             mts_exercise(name = "<name>", hdrs = ["<name>.h"], ...)
+      <name>.h          the interface the student implements (given, documented)
+      starter.cc        compiles, but the part marked [mts:exercise-todo] is left to write
+      solution.cc       the reference solution (removed from the student copy)
+      <name>_test.cc    the tests that decide whether the work is done
+
+`mts_exercise` makes:
+  :<name>        a cc_library from solution.cc, or from starter.cc when the build runs with
+                 `--define=exercises=starter` or when solution.cc does not exist (the
+                 student copy made by tools/export_student_copy.sh)
+  :<name>_test   a cc_test of <name>_test.cc against that library, tagged "exercise"
+  :book_files    the files a chapter may quote (never the solution)
+"""
+
+def mts_exercise(
+        name,
+        hdrs = [],
+        srcs = [],
+        deps = [],
+        test_deps = [],
+        data = [],
+        visibility = None):
+    """Declares the exercise `name` in the current package (one exercise per package).
+
+    Args:
+      name: the exercise's name; also the stem of `<name>_test.cc`.
+      hdrs: the given headers the starter and the solution implement.
+      srcs: given sources shared by starter and solution (not part of the exercise).
+      deps: libraries the starter and the solution use.
+      test_deps: extra libraries the test uses (gtest_main is always there).
+      data: files the test reads at run time.
+      visibility: who may use the library (for example the chapter's example program).
+    """
+
+    # The student copy has no solution.cc: then the starter is all there is.
+    solution = native.glob(["solution.cc"])
+    default_impl = solution if solution else ["starter.cc"]
+
+    native.cc_library(
+        name = name,
+        hdrs = hdrs,
+        srcs = srcs + select({
+            "//tools/build_defs:exercises_starter": ["starter.cc"],
+            "//conditions:default": default_impl,
+        }),
+        deps = deps,
+        visibility = visibility,
+    )
+
+    native.cc_test(
+        name = name + "_test",
+        srcs = [name + "_test.cc"],
+        deps = [":" + name, "@gtest//:gtest_main"] + test_deps,
+        data = data,
+        size = "small",
+        tags = ["exercise"],
+    )
+
+    native.filegroup(
+        name = "book_files",
+        srcs = hdrs + srcs + ["starter.cc", name + "_test.cc"],
+        visibility = ["//visibility:public"],
+    )
