@@ -1,0 +1,62 @@
+// execution_plan.h: the pruned, ordered list of ops one Session::Run signature executes.
+//
+//   Session  <-- caches one ExecutionPlan per (feeds, fetches, targets) signature
+//
+// Planning answers, once per signature, everything a run would otherwise recompute each step:
+// which ops the fetches and targets need (walking back from them, stopping at fed tensors),
+// in what order (creation order, which is topological because an op's inputs exist before
+// it), where each value lives (one slot per output in a flat array), and after which op a
+// value is dead and can be released (so a variable's old value is not held while an update
+// wants to reuse its buffer). A training loop runs one signature millions of times; it plans
+// it once.
+//
+// Thread safety: a plan is immutable after Build, and shared by concurrent runs.
+//
+// TensorFlow: the pruning in tensorflow/core/graph/subgraph.cc and the executor's
+// per-graph setup in tensorflow/core/common_runtime/executor.cc.
+#ifndef MTS_SRC_01_SESSION_EXECUTION_PLAN_H_
+#define MTS_SRC_01_SESSION_EXECUTION_PLAN_H_
+
+#include <vector>
+
+#include "src/01_session/op_def.h"
+#include "src/01_session/operation.h"
+#include "src/01_session/resource_mgr.h"
+
+namespace mts {
+
+/// One op to run, with everything the executor needs resolved ahead of time.
+struct PlanNode {
+  const Operation* op = nullptr;    ///< The op.
+  KernelFn kernel = nullptr;        ///< Its kernel.
+  ResourceBase* resource = nullptr; ///< Its per-session resource, or null.
+  int input_offset = 0;   ///< Where its input slot indices start in ExecutionPlan::input_slots.
+  int num_inputs = 0;     ///< How many inputs it has.
+  int output_base = 0;    ///< The slot of its first output; outputs are consecutive.
+  /// Inputs that come from a variable and must hold a value (not a ref input).
+  std::vector<int> check_initialized;
+  /// Slots whose last reader is this op: released right after it runs.
+  std::vector<int> release;
+};
+
+/// The executable form of one Run signature.
+struct ExecutionPlan {
+  /// The slot reference inputs point at: always empty.
+  static constexpr int kNoValueSlot = 0;
+
+  std::vector<PlanNode> nodes;   ///< In execution order.
+  std::vector<int> input_slots;  ///< Slot of each input of each node (see input_offset).
+  std::vector<int> feed_slots;   ///< Slot of each feed, in the order given to Build.
+  std::vector<int> fetch_slots;  ///< Slot of each fetch, in the order given to Build.
+  int num_slots = 0;             ///< Size of the per-run value array.
+
+  /// Plans a run. `feeds`, `fetches` and `targets` belong to one graph; resources for the
+  /// planned ops are created in `resources`.
+  static ExecutionPlan Build(const std::vector<Output>& feeds,
+                             const std::vector<Output>& fetches,
+                             const std::vector<Operation*>& targets, ResourceMgr& resources);
+};
+
+}  // namespace mts
+
+#endif  // MTS_SRC_01_SESSION_EXECUTION_PLAN_H_

@@ -1,0 +1,59 @@
+// op_kernel_context.h: what a kernel sees while it runs: its op, inputs, outputs, resource.
+//
+//   Session  <-- the executor makes one OpKernelContext per op per run, on the stack
+//
+// A kernel reads `input(i)`, writes each output with `set_output(i, tensor)`, and reaches
+// kept state through `resource<T>()`. Errors are thrown as OpErrors; `op().name()` belongs
+// in the message, and the executor adds the "[[node ...]]" annotation.
+//
+// TensorFlow: tensorflow::OpKernelContext (tensorflow/core/framework/op_kernel.h).
+#ifndef MTS_SRC_01_SESSION_OP_KERNEL_CONTEXT_H_
+#define MTS_SRC_01_SESSION_OP_KERNEL_CONTEXT_H_
+
+#include "src/01_session/op_def.h"
+#include "src/01_session/operation.h"
+#include "src/01_session/tensor.h"
+
+namespace mts {
+
+class Session;
+
+/// The run-time view of one op execution.
+class OpKernelContext {
+ public:
+  /// Made by the executor: `inputs` points at the op's input values, `outputs` at its
+  /// output slots, `resource` at its per-session state (or null).
+  OpKernelContext(const Operation& op, const Tensor* const* inputs, Tensor* outputs,
+                  ResourceBase* resource, Session* session)
+      : op_(op), inputs_(inputs), outputs_(outputs), resource_(resource), session_(session) {}
+
+  /// The op being run.
+  const Operation& op() const { return op_; }
+  /// Input `i`'s value.
+  const Tensor& input(int i) const { return *inputs_[i]; }
+  /// Sets output `i`.
+  void set_output(int i, Tensor value) { outputs_[i] = std::move(value); }
+  /// Allocates output `i` with `shape` and the output's dtype, and returns it to fill.
+  Tensor& allocate_output(int i, const TensorShape& shape) {
+    outputs_[i] = Tensor(op_.output_dtype(i), shape);
+    return outputs_[i];
+  }
+  /// The op's per-session resource, as its concrete type.
+  template <typename T>
+  T& resource() const {
+    return *static_cast<T*>(resource_);
+  }
+  /// The session running this op.
+  Session* session() const { return session_; }
+
+ private:
+  const Operation& op_;
+  const Tensor* const* inputs_;
+  Tensor* outputs_;
+  ResourceBase* resource_;
+  Session* session_;
+};
+
+}  // namespace mts
+
+#endif  // MTS_SRC_01_SESSION_OP_KERNEL_CONTEXT_H_

@@ -1,0 +1,190 @@
+#include "src/01_session/session.h"
+
+#include <chrono>
+
+#include "src/01_session/op_kernel_context.h"
+
+namespace mts {
+
+namespace {
+
+int64_t NowMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// The cache key of a run signature: feeds, fetches and targets as op ids and indices.
+// Feeds come from a std::map, so their order is already canonical.
+std::string SignatureKey(const std::vector<Output>& feeds, const std::vector<Output>& fetches,
+                         const std::vector<Operation*>& targets) {
+  std::string key;
+  key.reserve(16 * (feeds.size() + fetches.size() + targets.size()) + 2);
+  auto add = [&key](int id, int index) {
+    key += std::to_string(id);
+    key += ':';
+    key += std::to_string(index);
+    key += ',';
+  };
+  for (const Output& f : feeds) add(f.op()->id(), f.index());
+  key += '|';
+  for (const Output& f : fetches) add(f.op()->id(), f.index());
+  key += '|';
+  for (const Operation* t : targets) add(t->id(), -1);
+  return key;
+}
+
+}  // namespace
+
+Session::Session(Graph* graph, SessionOptions options)
+    : graph_(graph != nullptr ? graph : &GetDefaultGraph()), options_(std::move(options)) {}
+
+Session::~Session() { Close(); }
+
+void Session::Close() {
+  if (closed_.exchange(true)) return;
+  resources_.CloseAll();
+}
+
+int Session::num_cached_plans() const {
+  std::lock_guard<std::mutex> lock(plans_mu_);
+  return static_cast<int>(plans_.size());
+}
+
+void Session::CheckFeedsAndFetches(const FeedDict& feeds, const std::vector<Output>& fetches,
+                                   const std::vector<Operation*>& targets) const {
+  for (const Output& f : fetches) {
+    if (f.op() == nullptr) throw ValueError("Fetch argument is a null Output.");
+    if (f.graph() != graph_) {
+      throw ValueError("Fetch argument '" + f.name() +
+                       "' cannot be interpreted as a Tensor. (Tensor '" + f.name() +
+                       "' is not an element of this graph: the tensor's graph is different "
+                       "from the session's graph.)");
+    }
+  }
+  for (const Operation* t : targets) {
+    if (t == nullptr) throw ValueError("Target is a null Operation.");
+    if (t->graph() != graph_) {
+      throw ValueError("Fetch argument '" + t->name() +
+                       "' cannot be interpreted as an Operation. (Operation '" + t->name() +
+                       "' is not an element of this graph: the op's graph is different from "
+                       "the session's graph.)");
+    }
+  }
+  for (const auto& [tensor, value] : feeds) {
+    if (tensor.op() == nullptr) throw ValueError("Feed key is a null Output.");
+    if (tensor.graph() != graph_) {
+      throw ValueError("Cannot interpret feed_dict key '" + tensor.name() +
+                       "' as a Tensor: the tensor's graph is different from the session's "
+                       "graph.");
+    }
+    if (!value.IsInitialized()) {
+      throw ValueError("Cannot feed an uninitialized Tensor for '" + tensor.name() + "'.");
+    }
+    if (value.dtype() != tensor.dtype()) {
+      throw TypeError(std::string("Cannot feed value of dtype ") + DataTypeName(value.dtype()) +
+                      " for Tensor '" + tensor.name() + "', which has dtype " +
+                      DataTypeName(tensor.dtype()));
+    }
+    if (!tensor.shape().IsCompatibleWith(value.shape())) {
+      throw ValueError("Cannot feed value of shape " + value.shape().ToString() +
+                       " for Tensor '" + tensor.name() + "', which has shape " +
+                       tensor.shape().ToString());
+    }
+  }
+}
+
+std::shared_ptr<const ExecutionPlan> Session::GetOrBuildPlan(
+    const std::vector<Output>& feeds, const std::vector<Output>& fetches,
+    const std::vector<Operation*>& targets) {
+  const std::string key = SignatureKey(feeds, fetches, targets);
+  {
+    std::lock_guard<std::mutex> lock(plans_mu_);
+    auto it = plans_.find(key);
+    if (it != plans_.end()) return it->second;
+  }
+  // Plan outside the lock: two threads may both plan a new signature; the first one stored
+  // wins and the other's work is dropped, which is cheaper than serialising every run.
+  auto plan = std::make_shared<const ExecutionPlan>(
+      ExecutionPlan::Build(feeds, fetches, targets, resources_));
+  std::lock_guard<std::mutex> lock(plans_mu_);
+  return plans_.emplace(key, std::move(plan)).first->second;
+}
+
+// [mts:session-run]
+std::vector<Tensor> Session::Run(const std::vector<Output>& fetches, const FeedDict& feeds,
+                                 const std::vector<Operation*>& targets,
+                                 const RunOptions& options, RunMetadata* run_metadata) {
+  if (closed()) throw RuntimeError("Attempted to use a closed Session.");
+  if (graph_->num_ops() == 0) {
+    throw RuntimeError(
+        "The Session graph is empty.  Add operations to the graph before calling run().");
+  }
+  CheckFeedsAndFetches(feeds, fetches, targets);
+
+  std::vector<Output> fed;
+  fed.reserve(feeds.size());
+  for (const auto& [tensor, value] : feeds) fed.push_back(tensor);
+  std::shared_ptr<const ExecutionPlan> plan = GetOrBuildPlan(fed, fetches, targets);
+
+  // One value slot per tensor of the plan; feeds go straight into theirs.
+  std::vector<Tensor> values(plan->num_slots);
+  int i = 0;
+  for (const auto& [tensor, value] : feeds) values[plan->feed_slots[i++]] = value;
+
+  const bool trace = options.trace_level == RunOptions::TraceLevel::kFullTrace;
+  Execute(*plan, values, trace ? run_metadata : nullptr);
+
+  std::vector<Tensor> results;
+  results.reserve(fetches.size());
+  for (int slot : plan->fetch_slots) results.push_back(values[slot]);
+  return results;
+}
+// [mts:session-run-end]
+
+// [mts:session-execute]
+void Session::Execute(const ExecutionPlan& plan, std::vector<Tensor>& values,
+                      RunMetadata* metadata) {
+  // Input pointers for every node, resolved once per run against this run's value array.
+  std::vector<const Tensor*> inputs(plan.input_slots.size());
+  for (size_t k = 0; k < inputs.size(); ++k) inputs[k] = &values[plan.input_slots[k]];
+
+  for (const PlanNode& node : plan.nodes) {
+    const Operation& op = *node.op;
+    for (int i : node.check_initialized) {
+      if (!inputs[node.input_offset + i]->IsInitialized()) {
+        throw FailedPreconditionError(
+            "Attempting to use uninitialized value " + op.input(i).op()->name(), op.name());
+      }
+    }
+    const int64_t start = metadata != nullptr ? NowMicros() : 0;
+    OpKernelContext ctx(op, inputs.data() + node.input_offset, values.data() + node.output_base,
+                        node.resource, this);
+    try {
+      node.kernel(ctx);
+    } catch (const OpError& e) {
+      if (!e.op_name().empty()) throw;
+      ThrowOpError(e.code(), e.message(), op.name());  // Name the op the kernel forgot to.
+    }
+    if (metadata != nullptr) {
+      metadata->step_stats.push_back({op.name(), start, NowMicros() - start});
+    }
+    // Dead values go now, so an update later in this run can reuse a variable's buffer.
+    for (int slot : node.release) values[slot] = Tensor();
+  }
+}
+// [mts:session-execute-end]
+
+Tensor Session::Run(const Output& fetch, const FeedDict& feeds) {
+  return Run(std::vector<Output>{fetch}, feeds).front();
+}
+
+void Session::Run(Operation* target, const FeedDict& feeds) {
+  Run(std::vector<Output>{}, feeds, std::vector<Operation*>{target});
+}
+
+Tensor Eval(const Output& tensor, Session& session, const FeedDict& feeds) {
+  return session.Run(tensor, feeds);
+}
+
+}  // namespace mts

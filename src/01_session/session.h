@@ -1,0 +1,138 @@
+// session.h: runs a Graph: the bottom layer every other layer wraps.
+//
+//   RecoverableSession     re-creates the session when AbortedError/UnavailableError strikes
+//     CoordinatedSession   a Coordinator runs queue-runner threads and stops them cleanly
+//       HookedSession      calls hooks' before_run/after_run around every run()
+//         Chief / Worker   session made by a SessionCreator
+//           Session        <-- this file: a Graph of ops on Eigen tensors, variables, Run()
+//
+// Lifecycle:
+//   1. Create on a graph (the default graph when none is given). The session starts with no
+//      variable values: each must be initialised or restored before it is read.
+//   2. Run(fetches, feeds, targets) any number of times, from any number of threads. Each
+//      call executes exactly the ops its fetches and targets need, each once, with fed
+//      tensors replacing whatever would have computed them.
+//   3. Close(), or destroy it. A closed session raises on Run.
+//
+// Thread safety: Run may be called concurrently; variables are updated under their own
+// locks, so concurrent training steps interleave like TensorFlow's (no step sees a torn
+// tensor). Close may be called from any thread and wakes runs blocked on queues.
+//
+// Example:
+//   Output a = Constant(2.0f), b = Constant(3.0f);
+//   Output c = Mul(a, b);
+//   Session session;                              // on the default graph
+//   Tensor result = session.Run(c);               // 6
+//
+// TensorFlow: tf.Session (tensorflow/python/client/session.py).
+#ifndef MTS_SRC_01_SESSION_SESSION_H_
+#define MTS_SRC_01_SESSION_SESSION_H_
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "src/01_session/execution_plan.h"
+#include "src/01_session/graph.h"
+#include "src/01_session/resource_mgr.h"
+#include "src/01_session/tensor.h"
+
+namespace mts {
+
+/// Tensors to substitute for graph tensors during one run (TensorFlow's feed_dict).
+using FeedDict = std::map<Output, Tensor>;
+
+/// Per-run options (TensorFlow's RunOptions).
+struct RunOptions {
+  /// With kFullTrace the run records every executed op in RunMetadata::step_stats.
+  enum class TraceLevel { kNoTrace, kFullTrace };
+  TraceLevel trace_level = TraceLevel::kNoTrace;  ///< What to record.
+};
+
+/// What one executed op cost, recorded under RunOptions::TraceLevel::kFullTrace.
+struct NodeExecStats {
+  std::string node_name;   ///< The op's name.
+  int64_t all_start_micros = 0;  ///< Start time, microseconds since the epoch.
+  int64_t all_end_rel_micros = 0;  ///< Duration in microseconds.
+};
+
+/// Information a run returns besides its fetches (TensorFlow's RunMetadata).
+struct RunMetadata {
+  std::vector<NodeExecStats> step_stats;  ///< One entry per executed op, in order.
+};
+
+/// Options for making a Session (TensorFlow's `target` and `config`).
+struct SessionOptions {
+  /// "" for in-process execution; stage 07 adds "grpc://host:port".
+  std::string target;
+};
+
+/// Runs ops of one Graph and holds the values of its variables.
+class Session {
+ public:
+  /// A session on `graph`, or on the default graph when `graph` is null.
+  /// \pre The graph outlives the session.
+  explicit Session(Graph* graph = nullptr, SessionOptions options = {});
+  /// Closes the session; never throws.
+  virtual ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  /// Runs the ops needed for `fetches` and `targets`, with `feeds` replacing tensors, and
+  /// returns the fetched values in order.
+  /// \throws RuntimeError if the session is closed or the graph is empty;
+  ///   ValueError if a feed or fetch is from another graph or a feed does not fit its tensor;
+  ///   an OpError subclass from the first failing op (the message names it). Variable
+  ///   updates made by ops that ran before the failure are kept, as in TensorFlow.
+  virtual std::vector<Tensor> Run(const std::vector<Output>& fetches, const FeedDict& feeds = {},
+                                  const std::vector<Operation*>& targets = {},
+                                  const RunOptions& options = {},
+                                  RunMetadata* run_metadata = nullptr);
+  /// Runs and returns one tensor.
+  Tensor Run(const Output& fetch, const FeedDict& feeds = {});
+  /// Runs one op for its effect (a train op, an initializer).
+  void Run(Operation* target, const FeedDict& feeds = {});
+
+  /// Releases the session's state and wakes runs blocked on queues. Idempotent; never
+  /// throws. Afterwards Run raises RuntimeError("Attempted to use a closed Session.").
+  virtual void Close();
+  /// True after Close().
+  bool closed() const { return closed_.load(); }
+
+  /// The graph this session runs.
+  Graph* graph() const { return graph_; }
+  /// The target string the session was made with ("" for in-process).
+  const std::string& target() const { return options_.target; }
+  /// The session's resources (variables' values and other kept state).
+  ResourceMgr& resources() { return resources_; }
+
+  /// The number of distinct run signatures planned so far (each is planned once).
+  int num_cached_plans() const;
+
+ private:
+  std::shared_ptr<const ExecutionPlan> GetOrBuildPlan(const std::vector<Output>& feeds,
+                                                      const std::vector<Output>& fetches,
+                                                      const std::vector<Operation*>& targets);
+  void CheckFeedsAndFetches(const FeedDict& feeds, const std::vector<Output>& fetches,
+                            const std::vector<Operation*>& targets) const;
+  void Execute(const ExecutionPlan& plan, std::vector<Tensor>& values, RunMetadata* metadata);
+
+  Graph* const graph_;
+  const SessionOptions options_;
+  ResourceMgr resources_;
+  std::atomic<bool> closed_{false};
+  mutable std::mutex plans_mu_;
+  // Guarded by plans_mu_. Keyed by the signature's op ids and output indices.
+  std::unordered_map<std::string, std::shared_ptr<const ExecutionPlan>> plans_;
+};
+
+/// Runs `tensor` in `session` and returns its value (TensorFlow's `tensor.eval(session=s)`).
+Tensor Eval(const Output& tensor, Session& session, const FeedDict& feeds = {});
+
+}  // namespace mts
+
+#endif  // MTS_SRC_01_SESSION_SESSION_H_

@@ -1,0 +1,246 @@
+// tensor.h: an n-dimensional array of one dtype, the value that flows along graph edges.
+//
+//   RecoverableSession
+//     CoordinatedSession
+//       HookedSession
+//         Chief / Worker
+//           Session        <-- Run() takes feeds and returns fetches as Tensors
+//
+// A Tensor is a small handle: a dtype, a fully defined shape and a reference-counted
+// buffer. Copying a Tensor copies the handle, never the elements, so passing values between
+// ops, into a fetch list or through the wrapper layers costs a reference count. Elements are
+// read and written through Eigen maps (`flat<T>()`, `matrix<T>()`) over 64-byte aligned
+// storage, which is what lets kernels be one Eigen expression each.
+//
+// Lifecycle: make one (`Tensor::Scalar`, `Tensor::Vector`, `Tensor::Matrix`, `FromValues`, or
+// `Tensor(dtype, shape)` and fill it), hand it to Session::Run as a feed or get it back as a
+// fetch, read it with `flat<T>()` / `scalar<T>()` / `at<T>()`. A Tensor made by the default
+// constructor holds no buffer (`IsInitialized()` is false): it is what an unset variable holds.
+//
+// Thread safety: const methods may be called concurrently; a buffer shared by two handles
+// must not be written (kernels write only buffers they allocated, or ones with a use count
+// of one, see `RefCountIsOne`).
+//
+// Example:
+//   Tensor x = Tensor::Matrix<float>({{1, 2}, {3, 4}});
+//   x.matrix<float>()(1, 0);   // 3
+//   std::cout << x;            // [[1 2]
+//                              //  [3 4]]
+//
+// TensorFlow: tensorflow::Tensor (tensorflow/core/framework/tensor.h); in Python, the numpy
+// array Session.run returns.
+#ifndef MTS_SRC_01_SESSION_TENSOR_H_
+#define MTS_SRC_01_SESSION_TENSOR_H_
+
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "src/01_session/errors.h"
+#include "src/01_session/tensor_shape.h"
+#include "src/01_session/types.h"
+
+namespace mts {
+
+/// A typed, shaped, reference-counted array of elements.
+class Tensor {
+ public:
+  /// Eigen view of all elements as one column (TensorFlow's `flat<T>()`).
+  template <typename T>
+  using FlatMap = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>, Eigen::Aligned64>;
+  /// Read-only Eigen view of all elements as one column.
+  template <typename T>
+  using ConstFlatMap = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>, Eigen::Aligned64>;
+  /// Eigen view of a rank-2 tensor as a row-major matrix.
+  template <typename T>
+  using MatrixMap =
+      Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>,
+                 Eigen::Aligned64>;
+  /// Read-only Eigen view of a rank-2 tensor as a row-major matrix.
+  template <typename T>
+  using ConstMatrixMap =
+      Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>,
+                 Eigen::Aligned64>;
+
+  /// A Tensor with no buffer: `IsInitialized()` is false. This is what an unset variable holds.
+  Tensor() = default;
+
+  /// Allocates a tensor of `dtype` and fully defined `shape`. Numeric elements are left
+  /// unset (kernels overwrite them all; use `Zeros` when you need zeros); strings are empty.
+  /// \throws ValueError if `shape` is not fully defined.
+  Tensor(DataType dtype, const TensorShape& shape);
+
+  /// A tensor of `dtype` and `shape` filled with zeros (false, "" for bool and string).
+  static Tensor Zeros(DataType dtype, const TensorShape& shape);
+
+  /// A rank-0 tensor holding `value`.
+  template <typename T>
+  static Tensor Scalar(T value);
+  /// A rank-1 tensor holding `values`.
+  template <typename T>
+  static Tensor Vector(const std::vector<T>& values);
+  /// A rank-2 tensor from rows of equal length. \throws ValueError on ragged rows.
+  template <typename T>
+  static Tensor Matrix(std::initializer_list<std::initializer_list<T>> rows);
+  /// A tensor of `shape` holding `values` in row-major order.
+  /// \throws ValueError if the number of values does not match the shape.
+  template <typename T>
+  static Tensor FromValues(const TensorShape& shape, const std::vector<T>& values);
+
+  /// True if the tensor holds a buffer (false for a default-constructed Tensor).
+  bool IsInitialized() const { return buffer_ != nullptr; }
+  /// The element type.
+  DataType dtype() const { return dtype_; }
+  /// The shape (always fully defined).
+  const TensorShape& shape() const { return shape_; }
+  /// The number of elements.
+  int64_t num_elements() const { return num_elements_; }
+
+  /// Pointer to the first element. \throws InvalidArgumentError if T is not the dtype.
+  template <typename T>
+  T* data() {
+    CheckType(DataTypeOf<T>::value);
+    return static_cast<T*>(buffer_.get());
+  }
+  /// Read-only pointer to the first element. \throws InvalidArgumentError on a dtype mismatch.
+  template <typename T>
+  const T* data() const {
+    CheckType(DataTypeOf<T>::value);
+    return static_cast<const T*>(buffer_.get());
+  }
+
+  /// All elements as an Eigen column array.
+  template <typename T>
+  FlatMap<T> flat() {
+    return FlatMap<T>(data<T>(), num_elements_);
+  }
+  /// All elements as a read-only Eigen column array.
+  template <typename T>
+  ConstFlatMap<T> flat() const {
+    return ConstFlatMap<T>(data<T>(), num_elements_);
+  }
+  /// A rank-2 tensor as an Eigen row-major matrix. \throws InvalidArgumentError if not rank 2.
+  template <typename T>
+  MatrixMap<T> matrix() {
+    CheckRank(2);
+    return MatrixMap<T>(data<T>(), shape_.dim(0), shape_.dim(1));
+  }
+  /// A rank-2 tensor as a read-only Eigen row-major matrix.
+  template <typename T>
+  ConstMatrixMap<T> matrix() const {
+    CheckRank(2);
+    return ConstMatrixMap<T>(data<T>(), shape_.dim(0), shape_.dim(1));
+  }
+  /// The only element of a one-element tensor. \throws InvalidArgumentError otherwise.
+  template <typename T>
+  const T& scalar() const {
+    CheckOneElement();
+    return *data<T>();
+  }
+  /// The only element of a one-element tensor, writable.
+  template <typename T>
+  T& scalar() {
+    CheckOneElement();
+    return *data<T>();
+  }
+  /// The element at a full index, e.g. `t.at<float>({1, 2})`.
+  /// \throws InvalidArgumentError on a wrong rank or an index out of range.
+  template <typename T>
+  const T& at(std::initializer_list<int64_t> index) const {
+    return data<T>()[FlatIndex(index)];
+  }
+
+  /// The elements as a std::vector, in row-major order.
+  template <typename T>
+  std::vector<T> ToVector() const {
+    const T* p = data<T>();
+    return std::vector<T>(p, p + num_elements_);
+  }
+
+  /// A handle to the same buffer seen with another shape of the same element count
+  /// (the zero-copy path of Reshape). \throws InvalidArgumentError on a count mismatch.
+  Tensor WithShape(const TensorShape& shape) const;
+  /// A deep copy with its own buffer.
+  Tensor Copy() const;
+  /// True if no other Tensor shares this buffer, so a kernel may update it in place.
+  bool RefCountIsOne() const { return buffer_.use_count() == 1; }
+  /// True if both handles refer to the same buffer.
+  bool SharesBufferWith(const Tensor& other) const { return buffer_ == other.buffer_; }
+
+  /// The elements in numpy's nested-bracket layout: "[[1 2]\n [3 4]]". Long tensors are
+  /// abbreviated after `max_elements` elements with "...".
+  std::string ToString(int64_t max_elements = 100) const;
+  /// "Tensor<float32 [2,2]: [[1 2] [3 4]]>", for messages and logs.
+  std::string DebugString() const;
+
+ private:
+  void CheckType(DataType expected) const;
+  void CheckRank(int rank) const;
+  void CheckOneElement() const;
+  int64_t FlatIndex(std::initializer_list<int64_t> index) const;
+
+  DataType dtype_ = DataType::kFloat;
+  TensorShape shape_;
+  int64_t num_elements_ = 0;
+  std::shared_ptr<void> buffer_;  // Elements, 64-byte aligned; strings are constructed.
+};
+
+/// Prints `t.ToString()`.
+std::ostream& operator<<(std::ostream& os, const Tensor& t);
+
+/// True if both tensors have the same dtype, shape and elements (exact comparison).
+bool TensorEqual(const Tensor& a, const Tensor& b);
+/// True if both have the same dtype and shape and every element satisfies
+/// |a - b| <= atol + rtol * |b| (numpy's allclose). Non-floating types compare exactly.
+bool TensorAllClose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8);
+
+// ---- Template definitions -----------------------------------------------------------------
+
+template <typename T>
+Tensor Tensor::Scalar(T value) {
+  Tensor t(DataTypeOf<T>::value, TensorShape{});
+  *t.data<T>() = std::move(value);
+  return t;
+}
+
+template <typename T>
+Tensor Tensor::Vector(const std::vector<T>& values) {
+  return FromValues<T>(TensorShape{static_cast<int64_t>(values.size())}, values);
+}
+
+template <typename T>
+Tensor Tensor::Matrix(std::initializer_list<std::initializer_list<T>> rows) {
+  const int64_t num_rows = static_cast<int64_t>(rows.size());
+  const int64_t num_cols = num_rows == 0 ? 0 : static_cast<int64_t>(rows.begin()->size());
+  std::vector<T> values;
+  values.reserve(num_rows * num_cols);
+  for (const auto& row : rows) {
+    if (static_cast<int64_t>(row.size()) != num_cols) {
+      throw ValueError("Tensor::Matrix: rows have different lengths (" +
+                       std::to_string(row.size()) + " vs " + std::to_string(num_cols) + ")");
+    }
+    values.insert(values.end(), row.begin(), row.end());
+  }
+  return FromValues<T>(TensorShape{num_rows, num_cols}, values);
+}
+
+template <typename T>
+Tensor Tensor::FromValues(const TensorShape& shape, const std::vector<T>& values) {
+  Tensor t(DataTypeOf<T>::value, shape);
+  if (static_cast<int64_t>(values.size()) != t.num_elements()) {
+    throw ValueError("Tensor::FromValues: " + std::to_string(values.size()) +
+                     " values cannot fill a tensor of shape " + shape.ToString() + " (" +
+                     std::to_string(t.num_elements()) + " elements)");
+  }
+  std::copy(values.begin(), values.end(), t.data<T>());
+  return t;
+}
+
+}  // namespace mts
+
+#endif  // MTS_SRC_01_SESSION_TENSOR_H_
