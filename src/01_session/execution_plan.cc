@@ -68,10 +68,18 @@ ExecutionPlan ExecutionPlan::Build(const std::vector<Output>& feeds,
     node.num_inputs = op->num_inputs();
     for (int i = 0; i < op->num_inputs(); ++i) {
       const Output& in = op->input(i);
-      if (i == 0 && op->def().ref_input0) {
-        // A reference input (Assign's variable) is reached through the resource, not a
+      if (i < op->def().num_ref_inputs) {
+        // A reference input (Assign's variable) is reached through its resource, not a
         // value: materialising it would keep a second handle on the variable's buffer and
         // defeat in-place updates.
+        const Operation& owner = *in.op();
+        if (owner.def().resource_factory == nullptr) {
+          throw InvalidArgumentError("Input " + std::to_string(i) + " of '" + op->name() +
+                                         "' must be a variable, got '" + in.name() + "'",
+                                     op->name());
+        }
+        node.ref_resources.push_back(
+            resources.LookupOrCreate(owner, owner.def().resource_factory));
         plan.input_slots.push_back(kNoValueSlot);
         continue;
       }

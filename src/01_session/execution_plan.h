@@ -30,6 +30,8 @@ struct PlanNode {
   const Operation* op = nullptr;    ///< The op.
   KernelFn kernel = nullptr;        ///< Its kernel.
   ResourceBase* resource = nullptr; ///< Its per-session resource, or null.
+  /// The resources behind its reference inputs (OpDef::num_ref_inputs), in input order.
+  std::vector<ResourceBase*> ref_resources;
   int input_offset = 0;   ///< Where its input slot indices start in ExecutionPlan::input_slots.
   int num_inputs = 0;     ///< How many inputs it has.
   int output_base = 0;    ///< The slot of its first output; outputs are consecutive.

@@ -61,8 +61,7 @@ class OpKernelContext;
 using ShapeFn = void (*)(ShapeContext& ctx);
 /// Computes an op's outputs from its inputs; throws an OpError naming the op.
 using KernelFn = void (*)(OpKernelContext& ctx);
-/// Returns the op that owns the resource this op uses (itself for a variable, the variable
-/// for an Assign).
+/// Returns the op that owns the resource this op uses (usually the op itself).
 using ResourceOwnerFn = const Operation* (*)(const Operation& op);
 /// Creates the resource for its owning op, once per session.
 using ResourceFactoryFn = std::shared_ptr<ResourceBase> (*)(const Operation& owner);
@@ -77,13 +76,15 @@ struct OpDef {
   /// Its outputs are references to state (VariableV2): consumers that need a value get
   /// FailedPreconditionError naming the op while that state is unset.
   bool outputs_are_refs = false;
-  /// Input 0 takes a reference to state (Assign's variable) rather than a value: the kernel
-  /// gets the state through `resource<T>()`, and input 0 is not materialised.
-  bool ref_input0 = false;
+  /// The first `num_ref_inputs` inputs take references to state (Assign's variable, an
+  /// optimizer's variable and slots) rather than values: they are not materialised, and the
+  /// kernel reaches each producer's resource through `ref_resource<T>(i)`.
+  int num_ref_inputs = 0;
   /// Every input is a reference (ReportUninitializedVariables): the kernel sees each input
   /// as the variable's current value, possibly unset, and must not keep it.
   bool all_inputs_are_refs = false;
-  /// Non-null for ops that use a per-session resource.
+  /// Non-null for ops that use a per-session resource of their own (a variable, a random
+  /// generator, a queue); the kernel reaches it through `resource<T>()`.
   ResourceOwnerFn resource_owner = nullptr;
   /// Creates the resource; required with resource_owner.
   ResourceFactoryFn resource_factory = nullptr;

@@ -24,8 +24,13 @@ class OpKernelContext {
   /// Made by the executor: `inputs` points at the op's input values, `outputs` at its
   /// output slots, `resource` at its per-session state (or null).
   OpKernelContext(const Operation& op, const Tensor* const* inputs, Tensor* outputs,
-                  ResourceBase* resource, Session* session)
-      : op_(op), inputs_(inputs), outputs_(outputs), resource_(resource), session_(session) {}
+                  ResourceBase* resource, ResourceBase* const* ref_resources, Session* session)
+      : op_(op),
+        inputs_(inputs),
+        outputs_(outputs),
+        resource_(resource),
+        ref_resources_(ref_resources),
+        session_(session) {}
 
   /// The op being run.
   const Operation& op() const { return op_; }
@@ -43,6 +48,11 @@ class OpKernelContext {
   T& resource() const {
     return *static_cast<T*>(resource_);
   }
+  /// The resource behind reference input `i` (i < OpDef::num_ref_inputs), as its type.
+  template <typename T>
+  T& ref_resource(int i) const {
+    return *static_cast<T*>(ref_resources_[i]);
+  }
   /// The session running this op.
   Session* session() const { return session_; }
 
@@ -51,6 +61,7 @@ class OpKernelContext {
   const Tensor* const* inputs_;
   Tensor* outputs_;
   ResourceBase* resource_;
+  ResourceBase* const* ref_resources_;
   Session* session_;
 };
 

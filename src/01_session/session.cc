@@ -159,7 +159,7 @@ void Session::Execute(const ExecutionPlan& plan, std::vector<Tensor>& values,
     }
     const int64_t start = metadata != nullptr ? NowMicros() : 0;
     OpKernelContext ctx(op, inputs.data() + node.input_offset, values.data() + node.output_base,
-                        node.resource, this);
+                        node.resource, node.ref_resources.data(), this);
     try {
       node.kernel(ctx);
     } catch (const OpError& e) {

@@ -15,7 +15,6 @@ std::shared_ptr<ResourceBase> VariableResource::Create(const Operation&) {
 namespace {
 
 const Operation* Self(const Operation& op) { return &op; }
-const Operation* VariableOfInput0(const Operation& op) { return op.input(0).op(); }
 
 // ---- VariableV2: outputs the current value, or an unset Tensor --------------------------------
 
@@ -71,7 +70,7 @@ void CheckRunTimeShape(OpKernelContext& ctx, const Tensor& value) {
 void AssignKernel(OpKernelContext& ctx) {
   const Tensor& value = ctx.input(1);
   CheckRunTimeShape(ctx, value);
-  auto& var = ctx.resource<VariableResource>();
+  auto& var = ctx.ref_resource<VariableResource>(0);
   std::lock_guard<std::mutex> lock(var.mu);
   var.value = value;  // Shares the buffer; a later in-place update copies first.
   ctx.set_output(0, var.value);
@@ -82,7 +81,7 @@ template <int sign>
 void AssignUpdateKernel(OpKernelContext& ctx) {
   const Tensor& delta = ctx.input(1);
   CheckRunTimeShape(ctx, delta);
-  auto& var = ctx.resource<VariableResource>();
+  auto& var = ctx.ref_resource<VariableResource>(0);
   std::lock_guard<std::mutex> lock(var.mu);
   if (!var.value.IsInitialized()) {
     throw FailedPreconditionError(
@@ -116,8 +115,7 @@ void AssignUpdateShape(ShapeContext& ctx) {
 OpDef AssignDef(const char* type, ShapeFn shape, KernelFn kernel) {
   OpDef def{type, shape, kernel};
   def.stateful = true;
-  def.ref_input0 = true;
-  def.resource_owner = VariableOfInput0;
+  def.num_ref_inputs = 1;
   return def;
 }
 const OpRegistration assign_op(AssignDef("Assign", AssignShape, AssignKernel));
