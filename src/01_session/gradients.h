@@ -1,0 +1,67 @@
+// gradients.h: reverse-mode automatic differentiation over a Graph.
+//
+//   Session  <-- runs the gradient ops Gradients() adds; the optimizers build on them
+//
+// `Gradients(ys, xs)` adds ops to the graph that compute d(sum of ys)/d(x) for each x. It
+// walks the ops between xs and ys from the outputs backwards, in reverse creation order, so
+// each op is visited after every op that consumes it: by then all the gradients flowing
+// into its outputs are known and are summed (an output used twice gets two contributions).
+// Each op type registers a gradient function that turns the gradients of its outputs into
+// gradients of its inputs, using ordinary ops; the result is an ordinary graph that
+// Session::Run executes like any other.
+//
+// An op type registered with NotDifferentiable stops gradients (comparisons, ArgMax, Cast
+// to an integer). An op type with neither raises an error naming the op when a gradient
+// must pass through it.
+//
+// TensorFlow: tf.gradients (tensorflow/python/ops/gradients_util.py) and
+// ops.RegisterGradient / ops.NotDifferentiable.
+#ifndef MTS_SRC_01_SESSION_GRADIENTS_H_
+#define MTS_SRC_01_SESSION_GRADIENTS_H_
+
+#include <string>
+#include <vector>
+
+#include "src/01_session/graph.h"
+
+namespace mts {
+
+/// Computes the gradients of an op's inputs from the gradients of its outputs.
+/// `grad_outputs[i]` is the gradient of output i, or a null Output if none flows there.
+/// Returns one entry per input; a null Output means "no gradient for this input".
+using GradFn = std::vector<Output> (*)(const Operation& op,
+                                       const std::vector<Output>& grad_outputs);
+
+/// Registers the gradient function of an op type; use as a namespace-scope static.
+struct GradientRegistration {
+  /// Registers `fn` for `op_type`. \throws AlreadyExistsError on a second registration.
+  GradientRegistration(const std::string& op_type, GradFn fn);
+};
+
+/// Declares an op type through which no gradient flows (TensorFlow's NotDifferentiable).
+struct NotDifferentiable {
+  /// Registers `op_type` as stopping gradients.
+  explicit NotDifferentiable(const std::string& op_type);
+};
+
+/// Adds ops computing d(sum of ys)/d(xs[i]) for each i and returns them, in the order of
+/// `xs`. `grad_ys`, if given, weights each y (default: ones). A null Output is returned for
+/// an x that no y depends on.
+/// \throws ValueError naming the op if a gradient must pass through an op type with no
+///   registered gradient function; ValueError if ys and xs are from different graphs.
+std::vector<Output> Gradients(const std::vector<Output>& ys, const std::vector<Output>& xs,
+                              const std::vector<Output>& grad_ys = {},
+                              const std::string& name = "gradients");
+
+/// Sums tensors of one shape and dtype (TensorFlow's tf.add_n). \pre !inputs.empty().
+Output AddN(const std::vector<Output>& inputs, const std::string& name = "AddN");
+
+/// A tensor of ones with the dtype and run-time shape of `input` (tf.ones_like).
+Output OnesLike(const Output& input, const std::string& name = "ones_like");
+
+/// A tensor of zeros with the dtype and run-time shape of `input` (tf.zeros_like).
+Output ZerosLike(const Output& input, const std::string& name = "zeros_like");
+
+}  // namespace mts
+
+#endif  // MTS_SRC_01_SESSION_GRADIENTS_H_
