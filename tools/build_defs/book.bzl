@@ -9,8 +9,8 @@ prints declares, next to the example's cc_binary,
     )
 
 which runs the program at build time and writes everything it printed (stdout and
-stderr, in one stream) to `two_graphs_output.txt` in the same package. The book's build gets that file
-through the package's `book_files` filegroup and the chapter quotes it with
+stderr, in one stream) to `two_graphs_output.txt` in the same package. The book's build
+gets that file through the package's `book_files` filegroup and the chapter quotes it with
 
     ```{literalinclude} /examples/two_graphs_output.txt
     :language: text
