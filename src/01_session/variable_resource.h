@@ -27,6 +27,12 @@ class VariableResource : public ResourceBase {
   /// The current value; guarded by mu.
   Tensor value;
 
+  /// The value, ready to be changed in place: copied first if another handle shares its
+  /// buffer (a fetched value, the constant it was assigned from), so no reader sees the
+  /// change. \pre mu is held. 	hrows FailedPreconditionError naming `variable_name` (and
+  /// the updating op `op_name`) if the variable is unset.
+  Tensor& MutableValue(const std::string& variable_name, const std::string& op_name);
+
   /// Makes the resource for a VariableV2 op (used as its OpDef resource factory).
   static std::shared_ptr<ResourceBase> Create(const Operation& owner);
 };

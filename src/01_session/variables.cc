@@ -8,6 +8,18 @@
 
 namespace mts {
 
+Tensor& VariableResource::MutableValue(const std::string& variable_name,
+                                       const std::string& op_name) {
+  if (!value.IsInitialized()) {
+    throw FailedPreconditionError("Attempting to use uninitialized value " + variable_name,
+                                  op_name);
+  }
+  // In place when this variable holds the only handle on its buffer: the common case in a
+  // training step, since the executor releases each read as soon as its last reader ran.
+  if (!value.RefCountIsOne()) value = value.Copy();
+  return value;
+}
+
 std::shared_ptr<ResourceBase> VariableResource::Create(const Operation&) {
   return std::make_shared<VariableResource>();
 }
@@ -83,21 +95,14 @@ void AssignUpdateKernel(OpKernelContext& ctx) {
   CheckRunTimeShape(ctx, delta);
   auto& var = ctx.ref_resource<VariableResource>(0);
   std::lock_guard<std::mutex> lock(var.mu);
-  if (!var.value.IsInitialized()) {
-    throw FailedPreconditionError(
-        "Attempting to use uninitialized value " + ctx.op().input(0).op()->name(),
-        ctx.op().name());
-  }
-  // Update in place when this variable holds the only handle on its buffer; otherwise a
-  // reader (a fetched value, a constant it was assigned from) keeps the old elements.
-  if (!var.value.RefCountIsOne()) var.value = var.value.Copy();
+  Tensor& value = var.MutableValue(ctx.op().input(0).op()->name(), ctx.op().name());
   DispatchDataType(delta.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
       if (sign > 0) {
-        var.value.flat<T>() += delta.flat<T>();
+        value.flat<T>() += delta.flat<T>();
       } else {
-        var.value.flat<T>() -= delta.flat<T>();
+        value.flat<T>() -= delta.flat<T>();
       }
     }
   });
