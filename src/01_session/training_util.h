@@ -1,0 +1,117 @@
+// training_util.h: the global step, the counter every layer above the Session reads.
+//
+//   RecoverableSession     a restored checkpoint brings the step back with the other variables
+//     CoordinatedSession
+//       HookedSession      hooks fetch the step's read tensor to decide when to act
+//         Chief / Worker   the chief initialises or restores the step; workers share it
+//           Session        <-- the step is an ordinary int64 variable in the graph
+//
+// The global step counts training steps across every process and every restart: the train
+// op adds one to it, checkpoints are named after it ("model.ckpt-1263"), summaries are
+// written at it, StopAtStepHook stops at it. It is one int64 scalar variable named
+// "global_step" in the root name scope, not trainable, found through its own collection
+// (GraphKeys::kGlobalStep), so no layer has to be handed it.
+//
+// Hooks do not fetch the variable itself but a *read* tensor made once per graph by
+// GetOrCreateGlobalStepRead. The increment made by IncrementGlobalStep waits for that read,
+// so a hook fetching it alongside the train op sees the step as it was *before* this run's
+// increment, never a half-way value; hooks add one, or re-read with a plain run, when they
+// need the exact step.
+//
+// Example:
+//   Variable step = GetOrCreateGlobalStep();
+//   Output train_op = IncrementGlobalStep();          // what an optimizer's Minimize does
+//   Output read = *GetOrCreateGlobalStepRead();
+//   Session session;
+//   session.Run(GlobalVariablesInitializer());
+//   session.Run({read, train_op});                     // read gives 0, the variable is now 1
+//   GlobalStepValue(session, step);                    // 1
+//
+// TensorFlow: tf.train.create_global_step, get_global_step, get_or_create_global_step,
+// global_step, and the private _get_or_create_global_step_read and _increment_global_step
+// (tensorflow/python/training/training_util.py).
+#ifndef MTS_SRC_01_SESSION_TRAINING_UTIL_H_
+#define MTS_SRC_01_SESSION_TRAINING_UTIL_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/01_session/graph.h"
+#include "src/01_session/session.h"
+#include "src/01_session/variables.h"
+
+namespace mts {
+
+/// Creates the global step of `graph` (the default graph if null): variable "global_step" in
+/// the root name scope, even when called inside a NameScope; int64, shape [], initial value
+/// 0, not trainable, in collections GraphKeys::kGlobalVariables and GraphKeys::kGlobalStep.
+/// \throws ValueError, with TensorFlow's message `"global_step" already exists.`, if the
+///   graph has a global step (GetGlobalStep finds one); TypeError if what it finds is not a
+///   valid step (see GetGlobalStep). The graph is unchanged after either.
+Variable CreateGlobalStep(Graph* graph = nullptr);
+
+/// The global step of `graph` (the default graph if null), or std::nullopt if it has none.
+///
+/// The step is the single item of collection GraphKeys::kGlobalStep. If that collection is
+/// empty, the tensor "global_step:0" is used when it is a variable's output. If the
+/// collection holds several items, logs "Multiple tensors in global_step collection." to
+/// stderr and returns std::nullopt, as TensorFlow returns None.
+///
+/// mts deviation: TensorFlow also accepts a plain (non-variable) tensor as the step; mts
+/// needs a Variable, and raises TypeError for anything else.
+/// \throws TypeError if the step found is not a variable, not of an integer dtype, or has
+///   a fully defined non-scalar shape.
+std::optional<Variable> GetGlobalStep(Graph* graph = nullptr);
+
+/// GetGlobalStep, or CreateGlobalStep when there is none.
+/// \throws TypeError as GetGlobalStep does.
+Variable GetOrCreateGlobalStep(Graph* graph = nullptr);
+
+/// Runs `step` in `session` and returns its value as an integer (TensorFlow's
+/// `tf.train.global_step(sess, t)`). A Variable converts to its value tensor, so both the
+/// variable and the read tensor of GetOrCreateGlobalStepRead may be passed.
+/// \throws TypeError if `step` is not of an integer dtype; whatever Session::Run throws
+///   (FailedPreconditionError while the step is uninitialised).
+int64_t GlobalStepValue(Session& session, const Output& step);
+
+/// The tensor hooks fetch to learn the step, made once per graph and cached in collection
+/// GraphKeys::kGlobalStepReadOpCache; std::nullopt if the graph (the default graph if null)
+/// has no global step.
+///
+/// It is an Identity of the step's value, named "<step name>/hook_read" in the step's own
+/// (root) scope. IncrementGlobalStep puts it in the increment's control inputs, so within a
+/// run that also increments, it holds the value from before the increment. Reading it
+/// before the step is initialised raises FailedPreconditionError (TensorFlow reads through
+/// `initialized_value()` and would see 0; no hook reads before initialisation).
+/// \pre No ControlDependencies scope is open when the read is first made: it would inherit
+///   the scope's control inputs, and every hook fetching it would run them.
+/// \throws RuntimeError if the cache collection holds more than one item; TypeError as
+///   GetGlobalStep does; ValueError if the \pre is broken (an unused op stays in the graph,
+///   the cache stays empty).
+std::optional<Output> GetOrCreateGlobalStepRead(Graph* graph = nullptr);
+
+/// Adds `increment` to the global step of `graph` (the default graph if null), after the
+/// read tensor of GetOrCreateGlobalStepRead (made here if needed): an AssignAdd named
+/// "<step name>/AssignAdd" in the step's scope, whose output is the new step. This is the
+/// train op's last action.
+/// \throws ValueError if the graph has no global step (create it first with
+///   GetOrCreateGlobalStep).
+Output IncrementGlobalStep(int64_t increment = 1, Graph* graph = nullptr);
+
+/// Adds `increment` to `step` after the ops `after`: an AssignAdd named `name` in the
+/// current name scope, whose output is the new step. If `step` is its graph's global step,
+/// the update also waits for the read tensor (made here if needed), so a hook reading it in
+/// the same run sees the value before the update. An optimizer's `Minimize(loss, step)` ends
+/// with this, passing its variable updates as `after`.
+/// \throws TypeError if `step` is not of an integer dtype; ValueError as
+///   GetOrCreateGlobalStepRead does when the read must be made inside a ControlDependencies
+///   scope (pass the dependencies as `after` instead).
+Output IncrementGlobalStep(const Variable& step, int64_t increment,
+                           const std::vector<Operation*>& after = {},
+                           const std::string& name = "AssignAdd");
+
+}  // namespace mts
+
+#endif  // MTS_SRC_01_SESSION_TRAINING_UTIL_H_
