@@ -2,6 +2,7 @@
 
 #include "src/01_session/array_ops.h"
 #include "src/01_session/gradients.h"
+#include "src/01_session/training_util.h"
 
 namespace mts {
 
@@ -49,9 +50,10 @@ Operation* Optimizer::ApplyGradients(const std::vector<GradAndVar>& grads_and_va
   Operation* train_op = nullptr;
   if (global_step.has_value()) {
     Operation* finished = Finish(updates, "update");
-    ControlDependencies after({finished});
-    // The train op takes the scope's own name ("GradientDescent"), as in TensorFlow.
-    train_op = global_step->AssignAdd(Constant(int64_t{1}), scope.name() + "/").op();
+    // The step advances after every update, and after the step read the hooks fetch, so a
+    // hook sees in each run the step value from before that run's increment. The train op
+    // takes the scope's own name ("GradientDescent"), as in TensorFlow.
+    train_op = IncrementGlobalStep(*global_step, 1, {finished}, scope.name() + "/").op();
   } else {
     train_op = Finish(updates, scope.name() + "/");
   }
