@@ -45,6 +45,10 @@ Operation* Graph::AddOperation(const std::string& type, const std::string& name,
     if (std::find(unique_controls.begin(), unique_controls.end(), c) != unique_controls.end()) {
       continue;
     }
+    if (std::any_of(op->inputs_.begin(), op->inputs_.end(),
+                    [c](const Output& in) { return in.op() == c; })) {
+      continue;
+    }
     unique_controls.push_back(c);
   }
   op->control_inputs_ = std::move(unique_controls);
@@ -81,7 +85,10 @@ Output Graph::GetTensorByName(const std::string& name) const {
   const std::string op_name = name.substr(0, colon);
   int index = 0;
   try {
-    index = std::stoi(name.substr(colon + 1));
+    // std::stoi alone would read "op:1x" as output 1; the whole suffix must be the index.
+    size_t parsed = 0;
+    index = std::stoi(name.substr(colon + 1), &parsed);
+    if (colon + 1 + parsed != name.size()) throw std::invalid_argument("trailing characters");
   } catch (const std::exception&) {
     throw ValueError("The name '" + name + "' has a malformed output index.");
   }

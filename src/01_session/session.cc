@@ -132,12 +132,24 @@ std::vector<Tensor> Session::Run(const std::vector<Output>& fetches, const FeedD
   int i = 0;
   for (const auto& [tensor, value] : feeds) values[plan->feed_slots[i++]] = value;
 
+  // TensorFlow refills run_metadata in place: a reused one describes only this run.
+  if (run_metadata != nullptr) *run_metadata = RunMetadata();
   const bool trace = options.trace_level == RunOptions::TraceLevel::kFullTrace;
   Execute(*plan, values, trace ? run_metadata : nullptr);
 
   std::vector<Tensor> results;
   results.reserve(fetches.size());
-  for (int slot : plan->fetch_slots) results.push_back(values[slot]);
+  for (size_t k = 0; k < fetches.size(); ++k) {
+    const Tensor& value = values[plan->fetch_slots[k]];
+    // Only a variable's own output can be unset; fetching it directly (not through a reader,
+    // which the executor checks) must fail as reading it would.
+    if (!value.IsInitialized()) {
+      throw FailedPreconditionError(
+          "Attempting to use uninitialized value " + fetches[k].op()->name(),
+          fetches[k].op()->name());
+    }
+    results.push_back(value);
+  }
   return results;
 }
 // [mts:session-run-end]

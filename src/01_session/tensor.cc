@@ -2,24 +2,19 @@
 
 #include <cmath>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <sstream>
+#include <utility>
 
 namespace mts {
 
 namespace {
 
-// Numeric buffers are raw aligned memory; string buffers hold constructed std::strings and
-// must be destroyed as such. Both live behind one shared_ptr<void> with the right deleter.
-std::shared_ptr<void> Allocate(DataType dtype, int64_t n) {
-  if (dtype == DataType::kString) {
-    return std::shared_ptr<void>(new std::string[n > 0 ? n : 1],
-                                 [](void* p) { delete[] static_cast<std::string*>(p); });
-  }
-  // One byte at least, so an empty tensor still has a buffer and counts as initialized.
-  const std::size_t bytes = std::max<std::size_t>(1, n * DataTypeSize(dtype));
-  void* p = Eigen::internal::aligned_malloc(bytes);
-  return std::shared_ptr<void>(p, [](void* q) { Eigen::internal::aligned_free(q); });
-}
+// The alignment the Eigen maps in tensor.h promise (Eigen::Aligned64). Eigen's own
+// aligned_malloc only guarantees EIGEN_DEFAULT_ALIGN_BYTES (16 or 32), and a debug build
+// asserts on a Map whose data breaks its promise, so allocate with the alignment we claim.
+constexpr std::align_val_t kBufferAlignment{64};
 
 template <typename T>
 void PrintElement(std::ostream& os, const T& v) {
@@ -40,14 +35,16 @@ void PrintBlock(std::ostream& os, const T* data, const std::vector<int64_t>& dim
   }
   int64_t stride = 1;
   for (size_t k = d + 1; k < dims.size(); ++k) stride *= dims[k];
+  // numpy separates the blocks of dimension d by one newline per dimension below it (so
+  // rank-3 matrices are set apart by a blank line) and indents to the bracket depth.
+  const std::string separator =
+      std::string(dims.size() - d - 1, '\n') + std::string(d + 1 == dims.size() ? 1 : d + 1, ' ');
   os << "[";
   for (int64_t i = 0; i < dims[d]; ++i) {
+    if (i > 0) os << separator;
     if (budget <= 0) {
       os << "...";
       break;
-    }
-    if (i > 0) {
-      os << (d + 1 == dims.size() ? " " : "\n" + std::string(d + 1, ' '));
     }
     PrintBlock(os, data, dims, d + 1, offset + i * stride, budget);
   }
@@ -56,18 +53,77 @@ void PrintBlock(std::ostream& os, const T* data, const std::vector<int64_t>& dim
 
 }  // namespace
 
+Tensor::Buffer* Tensor::NewBuffer(DataType dtype, int64_t num_elements) {
+  auto buffer = std::make_unique<Buffer>();
+  // One byte at least, so an empty tensor still has a buffer and counts as initialized.
+  const std::size_t bytes = std::max<std::size_t>(1, num_elements * DataTypeSize(dtype));
+  buffer->data = ::operator new(bytes, kBufferAlignment);
+  if (dtype == DataType::kString) {
+    std::uninitialized_default_construct_n(static_cast<std::string*>(buffer->data),
+                                           num_elements);
+    buffer->num_strings = num_elements;
+  }
+  return buffer.release();
+}
+
+void Tensor::Unref() {
+  if (buffer_ == nullptr) return;
+  // Release: this handle's reads of the elements happen before anyone who then sees the
+  // lower count (RefCountIsOne acquires) writes them, or before the free below.
+  if (buffer_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    std::destroy_n(static_cast<std::string*>(buffer_->data), buffer_->num_strings);
+    ::operator delete(buffer_->data, kBufferAlignment);
+    delete buffer_;
+  }
+  buffer_ = nullptr;
+}
+
+Tensor::Tensor(const Tensor& other)
+    : dtype_(other.dtype_),
+      shape_(other.shape_),
+      num_elements_(other.num_elements_),
+      buffer_(other.buffer_) {
+  // Relaxed suffices for a new handle: the caller already holds one, so the count is not
+  // falling to zero, and making a handle orders nothing.
+  if (buffer_ != nullptr) buffer_->refs.fetch_add(1, std::memory_order_relaxed);
+}
+
+Tensor::Tensor(Tensor&& other) noexcept
+    : dtype_(other.dtype_),
+      shape_(std::move(other.shape_)),
+      num_elements_(other.num_elements_),
+      buffer_(std::exchange(other.buffer_, nullptr)) {}
+
+Tensor& Tensor::operator=(const Tensor& other) {
+  if (this != &other) *this = Tensor(other);
+  return *this;
+}
+
+Tensor& Tensor::operator=(Tensor&& other) noexcept {
+  if (this != &other) {
+    Unref();
+    dtype_ = other.dtype_;
+    shape_ = std::move(other.shape_);
+    num_elements_ = other.num_elements_;
+    buffer_ = std::exchange(other.buffer_, nullptr);
+  }
+  return *this;
+}
+
+Tensor::~Tensor() { Unref(); }
+
 Tensor::Tensor(DataType dtype, const TensorShape& shape) : dtype_(dtype), shape_(shape) {
   if (!shape.IsFullyDefined()) {
     throw ValueError("Cannot allocate a tensor of partially known shape " + shape.ToString());
   }
   num_elements_ = shape.num_elements();
-  buffer_ = Allocate(dtype, num_elements_);
+  buffer_ = NewBuffer(dtype, num_elements_);
 }
 
 Tensor Tensor::Zeros(DataType dtype, const TensorShape& shape) {
   Tensor t(dtype, shape);
   if (dtype != DataType::kString) {
-    std::memset(t.buffer_.get(), 0, t.num_elements_ * DataTypeSize(dtype));
+    std::memset(t.buffer_->data, 0, t.num_elements_ * DataTypeSize(dtype));
   }
   return t;
 }
@@ -147,9 +203,17 @@ std::string Tensor::ToString(int64_t max_elements) const {
 }
 
 std::string Tensor::DebugString() const {
-  std::string body = ToString(16);
-  for (char& c : body) {
-    if (c == '\n') c = ' ';
+  // One line: each line break of the numpy layout, with the indent after it, becomes one
+  // space.
+  std::string body;
+  const std::string full = ToString(16);
+  for (size_t i = 0; i < full.size(); ++i) {
+    if (full[i] != '\n') {
+      body += full[i];
+      continue;
+    }
+    while (i + 1 < full.size() && (full[i + 1] == '\n' || full[i + 1] == ' ')) ++i;
+    body += ' ';
   }
   return std::string("Tensor<") + DataTypeName(dtype_) + " " + shape_.ToString() + ": " + body +
          ">";
@@ -173,6 +237,9 @@ bool TensorAllClose(const Tensor& a, const Tensor& b, double rtol, double atol) 
   if (a.dtype() != b.dtype() || a.shape() != b.shape()) return false;
   auto close = [&](double x, double y) {
     if (std::isnan(x) || std::isnan(y)) return std::isnan(x) && std::isnan(y);
+    // Infinities match only themselves (numpy's rule); inf - inf would be NaN, and
+    // inf <= atol + rtol * inf would let +inf match -inf.
+    if (std::isinf(x) || std::isinf(y)) return x == y;
     return std::abs(x - y) <= atol + rtol * std::abs(y);
   };
   for (int64_t i = 0; i < a.num_elements(); ++i) {

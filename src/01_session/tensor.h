@@ -32,6 +32,7 @@
 #ifndef MTS_SRC_01_SESSION_TENSOR_H_
 #define MTS_SRC_01_SESSION_TENSOR_H_
 
+#include <atomic>
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
@@ -69,6 +70,16 @@ class Tensor {
 
   /// A Tensor with no buffer: `IsInitialized()` is false. This is what an unset variable holds.
   Tensor() = default;
+  /// Another handle on the same buffer (no element is copied).
+  Tensor(const Tensor& other);
+  /// Takes over `other`'s buffer; `other` is left uninitialized.
+  Tensor(Tensor&& other) noexcept;
+  /// Drops this handle's buffer and shares `other`'s.
+  Tensor& operator=(const Tensor& other);
+  /// Drops this handle's buffer and takes over `other`'s.
+  Tensor& operator=(Tensor&& other) noexcept;
+  /// Drops this handle; the last handle frees the buffer.
+  ~Tensor();
 
   /// Allocates a tensor of `dtype` and fully defined `shape`. Numeric elements are left
   /// unset (kernels overwrite them all; use `Zeros` when you need zeros); strings are empty.
@@ -105,13 +116,13 @@ class Tensor {
   template <typename T>
   T* data() {
     CheckType(DataTypeOf<T>::value);
-    return static_cast<T*>(buffer_.get());
+    return static_cast<T*>(buffer_->data);
   }
   /// Read-only pointer to the first element. \throws InvalidArgumentError on a dtype mismatch.
   template <typename T>
   const T* data() const {
     CheckType(DataTypeOf<T>::value);
-    return static_cast<const T*>(buffer_.get());
+    return static_cast<const T*>(buffer_->data);
   }
 
   /// All elements as an Eigen column array.
@@ -168,7 +179,9 @@ class Tensor {
   /// A deep copy with its own buffer.
   Tensor Copy() const;
   /// True if no other Tensor shares this buffer, so a kernel may update it in place.
-  bool RefCountIsOne() const { return buffer_.use_count() == 1; }
+  bool RefCountIsOne() const {
+    return buffer_ != nullptr && buffer_->refs.load(std::memory_order_acquire) == 1;
+  }
   /// True if both handles refer to the same buffer.
   bool SharesBufferWith(const Tensor& other) const { return buffer_ == other.buffer_; }
 
@@ -184,10 +197,23 @@ class Tensor {
   void CheckOneElement() const;
   int64_t FlatIndex(std::initializer_list<int64_t> index) const;
 
+  // The elements and the number of handles on them. The count is our own atomic, not a
+  // shared_ptr's, because RefCountIsOne must *acquire*: a kernel that sees a count of one
+  // and then writes the elements in place must be ordered after every read made through a
+  // handle that another thread has since dropped. shared_ptr::use_count() is a relaxed load
+  // that gives no such order (ThreadSanitizer reports the race). TensorFlow: TensorBuffer.
+  struct Buffer {
+    std::atomic<int64_t> refs{1};
+    void* data = nullptr;     // 64-byte aligned.
+    int64_t num_strings = 0;  // Constructed std::strings in `data`, destroyed with it.
+  };
+  static Buffer* NewBuffer(DataType dtype, int64_t num_elements);
+  void Unref();
+
   DataType dtype_ = DataType::kFloat;
   TensorShape shape_;
   int64_t num_elements_ = 0;
-  std::shared_ptr<void> buffer_;  // Elements, 64-byte aligned; strings are constructed.
+  Buffer* buffer_ = nullptr;  // Null for an uninitialized Tensor.
 };
 
 /// Prints `t.ToString()`.
