@@ -8,6 +8,7 @@ namespace mts {
 
 namespace {
 
+// [mts:needed-ops]
 // Walks back from the fetches and targets, collecting the ops a run must execute. A fed
 // tensor cuts the walk: its producer is not needed for that value.
 std::vector<const Operation*> NeededOps(const std::unordered_set<Output>& fed,
@@ -36,6 +37,7 @@ std::vector<const Operation*> NeededOps(const std::unordered_set<Output>& fed,
             [](const Operation* a, const Operation* b) { return a->id() < b->id(); });
   return ops;
 }
+// [mts:needed-ops-end]
 
 }  // namespace
 

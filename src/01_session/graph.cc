@@ -177,6 +177,7 @@ std::string Graph::UniqueName(const std::string& base) {
   return UniqueNameLocked(base);
 }
 
+// [mts:unique-name]
 std::string Graph::UniqueNameLocked(const std::string& base) {
   // A name ending in '/' is a scope name taken earlier (TensorFlow's convention): it names
   // an op exactly, as a Variable's op is named after the scope holding its initializer.
@@ -196,6 +197,7 @@ std::string Graph::UniqueNameLocked(const std::string& base) {
   names_in_use_[candidate] = 1;
   return candidate;
 }
+// [mts:unique-name-end]
 
 std::string Graph::PushNameScope(const std::string& name) {
   std::lock_guard<std::mutex> lock(mu_);

@@ -210,10 +210,12 @@ class Tensor {
   static Buffer* NewBuffer(DataType dtype, int64_t num_elements);
   void Unref();
 
+  // [mts:tensor-fields]
   DataType dtype_ = DataType::kFloat;
   TensorShape shape_;
   int64_t num_elements_ = 0;
   Buffer* buffer_ = nullptr;  // Null for an uninitialized Tensor.
+  // [mts:tensor-fields-end]
 };
 
 /// Prints `t.ToString()`.
