@@ -1,0 +1,97 @@
+// tanh_gradient_test.cc: decides whether the tanh_gradient exercise of chapter 01 is done.
+//
+// The check is the one every gradient in stage 01 passes: compare the gradient Gradients()
+// builds with central finite differences, (f(x + h) - f(x - h)) / 2h, element by element.
+#include "chapters/01_session/exercises/tanh_gradient/tanh_gradient.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "src/01_session/array_ops.h"
+#include "src/01_session/gradients.h"
+#include "src/01_session/math_ops.h"
+#include "src/01_session/session.h"
+
+namespace mts {
+namespace {
+
+// Points on both sides of 0, near it and out where tanh flattens.
+const std::vector<double> kPoints = {-2.5, -1.0, -0.3, 0.0, 0.4, 1.2, 3.0};
+
+// Checks d sum(weights * f(x)) / dx against finite differences, for x = kPoints.
+void ExpectMatchesFiniteDifferences(Output (*f)(const Output&)) {
+  Graph g;
+  DefaultGraphScope as_default(g);
+  const int64_t n = static_cast<int64_t>(kPoints.size());
+  Output x = Placeholder(DataType::kDouble, {n}, "x");
+  // Different weights per element, so a gradient in the wrong place cannot pass.
+  std::vector<double> weights;
+  for (int64_t i = 0; i < n; ++i) weights.push_back(0.5 + 0.25 * static_cast<double>(i));
+  Output loss = ReduceSum(Mul(f(x), Constant(Tensor::Vector<double>(weights))));
+  std::vector<Output> grads = Gradients({loss}, {x});
+  ASSERT_NE(grads[0].op(), nullptr) << "Gradients() found no gradient: TanhExGrad returned "
+                                       "an empty Output";
+  Session session;
+  const Tensor analytic = session.Run(grads[0], {{x, Tensor::Vector<double>(kPoints)}});
+  ASSERT_EQ(analytic.shape(), TensorShape{n});
+  for (int64_t i = 0; i < n; ++i) {
+    const double h = 1e-6;
+    std::vector<double> plus = kPoints, minus = kPoints;
+    plus[i] += h;
+    minus[i] -= h;
+    const double numeric =
+        (session.Run(loss, {{x, Tensor::Vector<double>(plus)}}).scalar<double>() -
+         session.Run(loss, {{x, Tensor::Vector<double>(minus)}}).scalar<double>()) /
+        (2 * h);
+    EXPECT_NEAR(analytic.data<double>()[i], numeric, 1e-6) << "at x = " << kPoints[i];
+  }
+}
+
+// The gradient of one TanhEx matches finite differences.
+TEST(TanhGradientTest, MatchesFiniteDifferences) {
+  ExpectMatchesFiniteDifferences([](const Output& x) { return TanhEx(x); });
+}
+
+// Through two TanhEx ops in a row, the chain rule applies your function twice.
+TEST(TanhGradientTest, ChainsThroughTwoTanhs) {
+  ExpectMatchesFiniteDifferences([](const Output& x) { return TanhEx(TanhEx(x)); });
+}
+
+// Gradients from two consumers of one TanhEx are summed before your function sees them.
+TEST(TanhGradientTest, WorksWhenTheOutputIsUsedTwice) {
+  ExpectMatchesFiniteDifferences([](const Output& x) {
+    Output y = TanhEx(x);
+    return Add(Mul(y, y), y);
+  });
+}
+
+// At x = 0 the slope of tanh is exactly 1; far out it is almost 0.
+TEST(TanhGradientTest, SlopeIsOneAtZeroAndVanishesFarOut) {
+  Graph g;
+  DefaultGraphScope as_default(g);
+  Output x = Constant(Tensor::Vector<double>({0.0, 20.0}));
+  std::vector<Output> grads = Gradients({ReduceSum(TanhEx(x))}, {x});
+  ASSERT_NE(grads[0].op(), nullptr);
+  Session session;
+  const std::vector<double> slope = session.Run(grads[0]).ToVector<double>();
+  EXPECT_DOUBLE_EQ(slope[0], 1.0);
+  EXPECT_NEAR(slope[1], 0.0, 1e-15);
+}
+
+// Works in float32 too: the gradient has the input's dtype.
+TEST(TanhGradientTest, KeepsFloat32) {
+  Graph g;
+  DefaultGraphScope as_default(g);
+  Output x = Constant(Tensor::Vector<float>({0.5f}));
+  std::vector<Output> grads = Gradients({ReduceSum(TanhEx(x))}, {x});
+  ASSERT_NE(grads[0].op(), nullptr);
+  EXPECT_EQ(grads[0].dtype(), DataType::kFloat);
+  Session session;
+  const float t = std::tanh(0.5f);
+  EXPECT_NEAR(session.Run(grads[0]).ToVector<float>()[0], 1.0f - t * t, 1e-6f);
+}
+
+}  // namespace
+}  // namespace mts
