@@ -47,9 +47,9 @@ namespace mts {
 /// Creates the global step of `graph` (the default graph if null): variable "global_step" in
 /// the root name scope, even when called inside a NameScope; int64, shape [], initial value
 /// 0, not trainable, in collections GraphKeys::kGlobalVariables and GraphKeys::kGlobalStep.
-/// \throws ValueError, with TensorFlow's message `"global_step" already exists.`, if the
-///   graph has a global step (GetGlobalStep finds one); TypeError if what it finds is not a
-///   valid step (see GetGlobalStep). The graph is unchanged after either.
+/// \throws ValueError if the graph has a global step (GetGlobalStep finds one), with
+///   TensorFlow's message `"global_step" already exists.`; TypeError if what it finds is
+///   not a valid step (see GetGlobalStep). The graph is unchanged after either.
 Variable CreateGlobalStep(Graph* graph = nullptr);
 
 /// The global step of `graph` (the default graph if null), or std::nullopt if it has none.
