@@ -187,14 +187,6 @@ void Session::Execute(const ExecutionPlan& plan, std::vector<Tensor>& values,
 }
 // [mts:session-execute-end]
 
-Tensor Session::Run(const Output& fetch, const FeedDict& feeds) {
-  return Run(std::vector<Output>{fetch}, feeds).front();
-}
-
-void Session::Run(Operation* target, const FeedDict& feeds) {
-  Run(std::vector<Output>{}, feeds, std::vector<Operation*>{target});
-}
-
 Tensor Eval(const Output& tensor, Session& session, const FeedDict& feeds) {
   return session.Run(tensor, feeds);
 }

@@ -39,31 +39,10 @@
 #include "src/01_session/execution_plan.h"
 #include "src/01_session/graph.h"
 #include "src/01_session/resource_mgr.h"
+#include "src/01_session/session_interface.h"
 #include "src/01_session/tensor.h"
 
 namespace mts {
-
-/// Tensors to substitute for graph tensors during one run (TensorFlow's feed_dict).
-using FeedDict = std::map<Output, Tensor>;
-
-/// Per-run options (TensorFlow's RunOptions).
-struct RunOptions {
-  /// With kFullTrace the run records every executed op in RunMetadata::step_stats.
-  enum class TraceLevel { kNoTrace, kFullTrace };
-  TraceLevel trace_level = TraceLevel::kNoTrace;  ///< What to record.
-};
-
-/// What one executed op cost, recorded under RunOptions::TraceLevel::kFullTrace.
-struct NodeExecStats {
-  std::string node_name;   ///< The op's name.
-  int64_t all_start_micros = 0;  ///< Start time, microseconds since the epoch.
-  int64_t all_end_rel_micros = 0;  ///< Duration in microseconds.
-};
-
-/// Information a run returns besides its fetches (TensorFlow's RunMetadata).
-struct RunMetadata {
-  std::vector<NodeExecStats> step_stats;  ///< One entry per executed op, in order.
-};
 
 /// Options for making a Session (TensorFlow's `target` and `config`).
 struct SessionOptions {
@@ -72,8 +51,14 @@ struct SessionOptions {
 };
 
 /// Runs ops of one Graph and holds the values of its variables.
-class Session {
+class Session : public SessionInterface {
  public:
+  /// \cond
+  // Keeps the convenience overloads visible beside the override (Doxygen would list them
+  // twice).
+  using SessionInterface::Run;
+  /// \endcond
+
   /// A session on `graph`, or on the default graph when `graph` is null.
   /// \pre The graph outlives the session.
   explicit Session(Graph* graph = nullptr, SessionOptions options = {});
@@ -88,23 +73,19 @@ class Session {
   ///   ValueError if a feed or fetch is from another graph or a feed does not fit its tensor;
   ///   an OpError subclass from the first failing op (the message names it). Variable
   ///   updates made by ops that ran before the failure are kept, as in TensorFlow.
-  virtual std::vector<Tensor> Run(const std::vector<Output>& fetches, const FeedDict& feeds = {},
-                                  const std::vector<Operation*>& targets = {},
-                                  const RunOptions& options = {},
-                                  RunMetadata* run_metadata = nullptr);
-  /// Runs and returns one tensor.
-  Tensor Run(const Output& fetch, const FeedDict& feeds = {});
-  /// Runs one op for its effect (a train op, an initializer).
-  void Run(Operation* target, const FeedDict& feeds = {});
+  std::vector<Tensor> Run(const std::vector<Output>& fetches, const FeedDict& feeds = {},
+                          const std::vector<Operation*>& targets = {},
+                          const RunOptions& options = {},
+                          RunMetadata* run_metadata = nullptr) override;
 
   /// Releases the session's state and wakes runs blocked on queues. Idempotent; never
   /// throws. Afterwards Run raises RuntimeError("Attempted to use a closed Session.").
-  virtual void Close();
+  void Close() override;
   /// True after Close().
   bool closed() const { return closed_.load(); }
 
   /// The graph this session runs.
-  Graph* graph() const { return graph_; }
+  Graph* graph() const override { return graph_; }
   /// The target string the session was made with ("" for in-process).
   const std::string& target() const { return options_.target; }
   /// The session's resources (variables' values and other kept state).

@@ -49,8 +49,8 @@ template <> struct DataTypeOf<std::string> {
 };
 /// \endcond
 
-/// A value that carries a type, so a generic lambda can receive one: `[](auto tag) { using
-/// T = typename decltype(tag)::type; ... }`.
+/// A value that carries a type, so a generic lambda can receive one and recover the type
+/// from its member alias (see DispatchDataType).
 template <typename T>
 struct TypeTag {
   using type = T;  ///< The carried type.

@@ -1,0 +1,84 @@
+// session_interface.h: what every session in the stack is: something that runs a graph.
+//
+//   RecoverableSession     each layer wraps the one below and is itself a SessionInterface,
+//     CoordinatedSession   so each sees "a session" beneath it, whatever it is
+//       HookedSession
+//         Chief / Worker   (the creators return one)
+//           Session        <-- the raw session, the first SessionInterface
+//
+// TensorFlow's Python wrappers rely on duck typing: anything with run(), graph and close()
+// can sit under a wrapper. C++ says it out loud with this interface. The raw Session
+// implements it; every wrapper layer (stage 03's WrappedSession and those above) implements
+// it and holds another one inside.
+//
+// The convenience overloads (`Run(output)`, `Run(op)`) are non-virtual and call the one
+// virtual Run; a class that overrides Run adds `using SessionInterface::Run;` to keep them.
+//
+// TensorFlow: the interface shared by tf.Session and _WrappedSession (run, graph, close).
+#ifndef MTS_SRC_01_SESSION_SESSION_INTERFACE_H_
+#define MTS_SRC_01_SESSION_SESSION_INTERFACE_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "src/01_session/graph.h"
+#include "src/01_session/tensor.h"
+
+namespace mts {
+
+/// Tensors to substitute for graph tensors during one run (TensorFlow's feed_dict).
+using FeedDict = std::map<Output, Tensor>;
+
+/// Per-run options (TensorFlow's RunOptions).
+struct RunOptions {
+  /// With kFullTrace the run records every executed op in RunMetadata::step_stats.
+  enum class TraceLevel { kNoTrace = 0, kFullTrace = 3 };
+  TraceLevel trace_level = TraceLevel::kNoTrace;  ///< What to record.
+};
+
+/// What one executed op cost, recorded under RunOptions::TraceLevel::kFullTrace.
+struct NodeExecStats {
+  std::string node_name;           ///< The op's name.
+  int64_t all_start_micros = 0;    ///< Start time, microseconds since the epoch.
+  int64_t all_end_rel_micros = 0;  ///< Duration in microseconds.
+};
+
+/// Information a run returns besides its fetches (TensorFlow's RunMetadata).
+struct RunMetadata {
+  std::vector<NodeExecStats> step_stats;  ///< One entry per executed op, in order.
+};
+
+/// Something that runs fetches of a graph: the raw Session or any wrapper around one.
+class SessionInterface {
+ public:
+  virtual ~SessionInterface() = default;
+
+  /// Runs what `fetches` and `targets` need, with `feeds` replacing tensors; returns the
+  /// fetched values in order. See Session::Run for the raw contract; wrappers add theirs.
+  virtual std::vector<Tensor> Run(const std::vector<Output>& fetches,
+                                  const FeedDict& feeds = {},
+                                  const std::vector<Operation*>& targets = {},
+                                  const RunOptions& options = {},
+                                  RunMetadata* run_metadata = nullptr) = 0;
+
+  /// The graph this session runs.
+  virtual Graph* graph() const = 0;
+
+  /// Closes the session. Idempotent; Run afterwards raises.
+  virtual void Close() = 0;
+
+  /// Runs and returns one tensor.
+  Tensor Run(const Output& fetch, const FeedDict& feeds = {}) {
+    return Run(std::vector<Output>{fetch}, feeds).front();
+  }
+  /// Runs one op for its effect (a train op, an initializer).
+  void Run(Operation* target, const FeedDict& feeds = {}) {
+    Run(std::vector<Output>{}, feeds, std::vector<Operation*>{target});
+  }
+};
+
+}  // namespace mts
+
+#endif  // MTS_SRC_01_SESSION_SESSION_INTERFACE_H_
