@@ -9,6 +9,8 @@ PACKAGES=(
   # Libraries wired into WORKSPACE as local repositories.
   libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev
   libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
+  # The independent decoder that checks event files mts writes (tests/03_hooked).
+  python3-protobuf
   # The book: Doxygen XML -> Breathe -> Sphinx (MyST Markdown), with graphviz diagrams.
   doxygen graphviz python3-sphinx python3-breathe python3-myst-parser python3-sphinx-rtd-theme
 )
