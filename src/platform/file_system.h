@@ -1,0 +1,135 @@
+// file_system.h: how mts touches files: checkpoints, the `checkpoint` state file, event files.
+//
+//   RecoverableSession ... Session     stages 01-07
+//   ------------------------------------------------------------------------
+//   platform            <-- below every stage: the platform seams
+//                           (this file: FileSystem, WritableFile; beside it Clock, logging)
+//
+// Stages never call fopen or rename themselves; they take a FileSystem* (DefaultFileSystem()
+// unless a test passes its own) so that a test can count, fail or inspect file operations.
+// The interface is deliberately small: the handful of calls a Saver, a CheckpointManager and
+// a summary writer need, and no more.
+//
+// Errors are mts exceptions carrying canonical codes, chosen from errno as TensorFlow does:
+// a missing file is NotFoundError, a denied one PermissionDeniedError, a full disk
+// ResourceExhaustedError, a failed read DataLossError, anything else UnknownError. Every
+// message names the file ("/tmp/run/checkpoint; No such file or directory").
+//
+// The one call with a durability promise is WriteFileAtomically: after a crash at any moment
+// the file holds either its old contents or its new contents, never a mixture (the
+// implementation in file_system.cc spells out why). The checkpoint state file relies on it.
+//
+// Thread safety: DefaultFileSystem() may be used from any number of threads; a WritableFile
+// belongs to one thread at a time.
+//
+// Example:
+//   FileSystem* fs = DefaultFileSystem();
+//   fs->CreateDirectories("/tmp/run");
+//   fs->WriteFileAtomically(JoinPath("/tmp/run", "checkpoint"), "model_checkpoint_path: ...");
+//   std::string state = fs->ReadFile("/tmp/run/checkpoint");
+//
+// TensorFlow: tensorflow/core/platform/file_system.h, env.h (WriteStringToFile, which TF's
+// checkpoint code follows with a rename), path.h (io::JoinPath, io::Dirname, io::Basename).
+#ifndef MTS_SRC_PLATFORM_FILE_SYSTEM_H_
+#define MTS_SRC_PLATFORM_FILE_SYSTEM_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mts {
+
+/// A file open for writing at its end: the event writer's output.
+///
+/// Lifecycle: 1. get one from FileSystem::NewWritableFile or NewAppendableFile; 2. Append any
+/// number of times, Flush to hand data to the OS, Sync to make it durable; 3. Close, or
+/// destroy it (which closes and never throws). One thread at a time.
+class WritableFile {
+ public:
+  /// Closes the file if still open; never throws (a failure is logged).
+  virtual ~WritableFile() = default;
+
+  /// Appends `data` at the end of the file (possibly buffered in memory).
+  /// \throws OpError if the write fails, FailedPreconditionError after Close.
+  virtual void Append(std::string_view data) = 0;
+  /// Hands buffered data to the operating system (it survives this process crashing).
+  /// \throws OpError on failure, FailedPreconditionError after Close.
+  virtual void Flush() = 0;
+  /// Flushes, then makes the data durable (it survives the machine crashing).
+  /// \throws OpError on failure, FailedPreconditionError after Close.
+  virtual void Sync() = 0;
+  /// Flushes and closes. The file is closed afterwards even if this throws; a second Close
+  /// does nothing. \throws OpError if the final flush or close fails.
+  virtual void Close() = 0;
+};
+
+/// The file operations mts needs, on paths. Implemented for POSIX by DefaultFileSystem().
+class FileSystem {
+ public:
+  virtual ~FileSystem() = default;
+
+  /// The whole contents of the file at `path`.
+  /// \throws NotFoundError naming the file if it does not exist; DataLossError if reading
+  ///         fails part-way; another OpError (PermissionDeniedError, ...) otherwise.
+  virtual std::string ReadFile(const std::string& path) = 0;
+
+  /// Replaces the file at `path` with `contents` so that, even if the machine crashes, the
+  /// file afterwards holds the old contents or the new, never a torn mixture. Writes
+  /// `path.tmp.<unique>`, syncs it, renames it over `path` and syncs the directory.
+  /// \throws OpError on failure; `path` is then unchanged and the temporary file removed.
+  virtual void WriteFileAtomically(const std::string& path, std::string_view contents) = 0;
+
+  /// A new, empty file at `path` (truncated if it exists), open for writing.
+  /// \throws OpError naming the file if it cannot be created (NotFoundError: no directory).
+  virtual std::unique_ptr<WritableFile> NewWritableFile(const std::string& path) = 0;
+
+  /// The file at `path` opened for writing at its end, created empty if missing.
+  /// \throws OpError naming the file if it cannot be opened.
+  virtual std::unique_ptr<WritableFile> NewAppendableFile(const std::string& path) = 0;
+
+  /// Whether anything (file or directory) exists at `path`. Never throws.
+  virtual bool Exists(const std::string& path) = 0;
+
+  /// The names (not paths) of the entries of directory `dir`, sorted, without "." and "..".
+  /// \throws NotFoundError naming `dir` if it does not exist.
+  virtual std::vector<std::string> ListDirectory(const std::string& dir) = 0;
+
+  /// Removes the file at `path`. \throws NotFoundError naming it if it does not exist.
+  virtual void DeleteFile(const std::string& path) = 0;
+
+  /// Renames `from` to `to`, atomically replacing `to` if it exists.
+  /// \throws NotFoundError if `from` does not exist; another OpError otherwise.
+  virtual void RenameFile(const std::string& from, const std::string& to) = 0;
+
+  /// Creates directory `dir` and any missing parents (`mkdir -p`); does nothing if it exists.
+  /// \throws FailedPreconditionError if a component exists and is not a directory.
+  virtual void CreateDirectories(const std::string& dir) = 0;
+
+  /// The size of the file at `path` in bytes. \throws NotFoundError naming it if missing.
+  virtual uint64_t FileSize(const std::string& path) = 0;
+
+  /// The paths matching the glob(3) `pattern` ("/tmp/run/model.ckpt-*.index"), sorted;
+  /// empty when nothing matches (also when the directory is missing or unreadable).
+  virtual std::vector<std::string> GetMatchingPaths(const std::string& pattern) = 0;
+};
+
+/// The POSIX file system. Never null, never destroyed.
+FileSystem* DefaultFileSystem();
+
+/// Joins two path parts with exactly one '/' between them: JoinPath("/a/", "/b") == "/a/b".
+/// An empty part is dropped: JoinPath("", "b") == "b".
+std::string JoinPath(std::string_view a, std::string_view b);
+
+/// Everything before the last '/': Dirname("/a/b") == "/a", Dirname("/a") == "/",
+/// Dirname("b") == "".
+std::string Dirname(std::string_view path);
+
+/// Everything after the last '/': Basename("/a/b") == "b", Basename("b") == "b",
+/// Basename("/a/") == "".
+std::string Basename(std::string_view path);
+
+}  // namespace mts
+
+#endif  // MTS_SRC_PLATFORM_FILE_SYSTEM_H_

@@ -1,0 +1,259 @@
+// Tests of file_system.h: the POSIX file system in Bazel's per-test scratch directory
+// (TEST_TMPDIR), and the path helpers.
+#include "src/platform/file_system.h"
+
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "src/01_session/errors.h"
+
+namespace mts {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+class FileSystemTest : public ::testing::Test {
+ protected:
+  // A fresh, empty directory per test, named after the test.
+  void SetUp() override {
+    const char* tmp = std::getenv("TEST_TMPDIR");
+    ASSERT_NE(tmp, nullptr) << "run under bazel test";
+    dir_ = JoinPath(JoinPath(tmp, "file_system_test"),
+                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs_->CreateDirectories(dir_);
+    ASSERT_THAT(fs_->ListDirectory(dir_), IsEmpty());
+  }
+
+  std::string Path(const std::string& name) const { return JoinPath(dir_, name); }
+
+  FileSystem* fs_ = DefaultFileSystem();
+  std::string dir_;
+};
+
+// An atomic write creates the file, and a second one replaces its contents entirely.
+TEST_F(FileSystemTest, WriteFileAtomicallyCreatesAndReplacesContent) {
+  fs_->WriteFileAtomically(Path("checkpoint"), "a long first version of the contents");
+  EXPECT_EQ(fs_->ReadFile(Path("checkpoint")), "a long first version of the contents");
+  fs_->WriteFileAtomically(Path("checkpoint"), "short");
+  EXPECT_EQ(fs_->ReadFile(Path("checkpoint")), "short");
+}
+
+// The temporary file an atomic write goes through is renamed away: nothing else is left.
+TEST_F(FileSystemTest, WriteFileAtomicallyLeavesNoTemporaryFiles) {
+  for (int i = 0; i < 3; ++i) fs_->WriteFileAtomically(Path("checkpoint"), std::to_string(i));
+  EXPECT_THAT(fs_->ListDirectory(dir_), ElementsAre("checkpoint"));
+}
+
+// A failed atomic write (no such directory) throws, names the file, and leaves nothing.
+TEST_F(FileSystemTest, WriteFileAtomicallyIntoAMissingDirectoryThrowsNotFound) {
+  try {
+    fs_->WriteFileAtomically(Path("missing/checkpoint"), "x");
+    FAIL() << "no exception";
+  } catch (const NotFoundError& e) {
+    EXPECT_THAT(e.what(), HasSubstr(Path("missing/checkpoint")));
+  }
+  EXPECT_THAT(fs_->ListDirectory(dir_), IsEmpty());
+}
+
+// Threads racing to replace one file leave exactly one writer's contents, and no temporaries.
+TEST_F(FileSystemTest, ConcurrentAtomicWritesLeaveOneWholeVersion) {
+  constexpr int kWriters = 8;
+  std::vector<std::thread> writers;
+  for (int i = 0; i < kWriters; ++i) {
+    writers.emplace_back([&, i] {
+      fs_->WriteFileAtomically(Path("state"), std::string(1000, static_cast<char>('a' + i)));
+    });
+  }
+  for (std::thread& writer : writers) writer.join();
+  const std::string contents = fs_->ReadFile(Path("state"));
+  ASSERT_EQ(contents.size(), 1000u);
+  EXPECT_EQ(contents, std::string(1000, contents[0]));
+  EXPECT_THAT(fs_->ListDirectory(dir_), ElementsAre("state"));
+}
+
+// Reading returns the bytes exactly, embedded zero bytes included.
+TEST_F(FileSystemTest, ReadFileReturnsBinaryContents) {
+  const std::string binary("a\0b\xff\n", 5);
+  fs_->WriteFileAtomically(Path("binary"), binary);
+  EXPECT_EQ(fs_->ReadFile(Path("binary")), binary);
+  EXPECT_EQ(fs_->FileSize(Path("binary")), 5u);
+}
+
+// Reading a missing file raises NotFoundError, and the message names the file.
+TEST_F(FileSystemTest, ReadFileOfAMissingFileThrowsNotFoundNamingIt) {
+  try {
+    fs_->ReadFile(Path("no_such_file"));
+    FAIL() << "no exception";
+  } catch (const NotFoundError& e) {
+    EXPECT_THAT(e.what(), HasSubstr(Path("no_such_file")));
+    EXPECT_EQ(e.code(), ErrorCode::kNotFound);
+  }
+}
+
+// Every call on a missing path raises NotFoundError.
+TEST_F(FileSystemTest, MissingPathsThrowNotFound) {
+  EXPECT_THROW(fs_->FileSize(Path("gone")), NotFoundError);
+  EXPECT_THROW(fs_->DeleteFile(Path("gone")), NotFoundError);
+  EXPECT_THROW(fs_->RenameFile(Path("gone"), Path("other")), NotFoundError);
+  EXPECT_THROW(fs_->ListDirectory(Path("gone")), NotFoundError);
+}
+
+// ListDirectory gives names, not paths, sorted bytewise, files and directories alike.
+TEST_F(FileSystemTest, ListDirectoryIsSorted) {
+  for (const char* name : {"model.ckpt-20.index", "checkpoint", "model.ckpt-100.index", "B"}) {
+    fs_->WriteFileAtomically(Path(name), "");
+  }
+  fs_->CreateDirectories(Path("eval"));
+  EXPECT_THAT(fs_->ListDirectory(dir_), ElementsAre("B", "checkpoint", "eval",
+                                                    "model.ckpt-100.index", "model.ckpt-20.index"));
+}
+
+// Exists is true for files and directories and false (never an exception) otherwise.
+TEST_F(FileSystemTest, ExistsForFilesAndDirectories) {
+  fs_->WriteFileAtomically(Path("file"), "x");
+  EXPECT_TRUE(fs_->Exists(Path("file")));
+  EXPECT_TRUE(fs_->Exists(dir_));
+  EXPECT_FALSE(fs_->Exists(Path("nothing")));
+  EXPECT_FALSE(fs_->Exists(Path("nothing/below")));
+}
+
+// DeleteFile removes a file; RenameFile moves one over an existing target.
+TEST_F(FileSystemTest, DeleteAndRename) {
+  fs_->WriteFileAtomically(Path("a"), "from a");
+  fs_->WriteFileAtomically(Path("b"), "from b");
+  fs_->RenameFile(Path("a"), Path("b"));
+  EXPECT_EQ(fs_->ReadFile(Path("b")), "from a");
+  EXPECT_FALSE(fs_->Exists(Path("a")));
+  fs_->DeleteFile(Path("b"));
+  EXPECT_THAT(fs_->ListDirectory(dir_), IsEmpty());
+}
+
+// CreateDirectories makes every missing parent, and is harmless when the directory exists.
+TEST_F(FileSystemTest, CreateDirectoriesMakesParentsAndIsIdempotent) {
+  fs_->CreateDirectories(Path("a/b/c"));
+  fs_->CreateDirectories(Path("a/b/c"));
+  fs_->CreateDirectories(Path("a/b/"));
+  EXPECT_THAT(fs_->ListDirectory(Path("a/b")), ElementsAre("c"));
+}
+
+// A file in the way of a directory to create is a FailedPreconditionError naming it.
+TEST_F(FileSystemTest, CreateDirectoriesThroughAFileFails) {
+  fs_->WriteFileAtomically(Path("file"), "");
+  try {
+    fs_->CreateDirectories(Path("file/sub"));
+    FAIL() << "no exception";
+  } catch (const FailedPreconditionError& e) {
+    EXPECT_THAT(e.what(), HasSubstr(Path("file")));
+  }
+  EXPECT_THROW(fs_->CreateDirectories(Path("file")), FailedPreconditionError);
+}
+
+// GetMatchingPaths expands a glob into sorted full paths; no match is an empty list.
+TEST_F(FileSystemTest, GetMatchingPathsExpandsAGlob) {
+  for (const char* name : {"model.ckpt-200.index", "model.ckpt-100.index",
+                           "model.ckpt-100.data-00000-of-00001", "checkpoint"}) {
+    fs_->WriteFileAtomically(Path(name), "");
+  }
+  EXPECT_THAT(fs_->GetMatchingPaths(Path("model.ckpt-*.index")),
+              ElementsAre(Path("model.ckpt-100.index"), Path("model.ckpt-200.index")));
+  EXPECT_THAT(fs_->GetMatchingPaths(Path("*.meta")), IsEmpty());
+  EXPECT_THAT(fs_->GetMatchingPaths(Path("missing_dir/*")), IsEmpty());
+}
+
+// A writable file starts empty; what is appended is readable after Flush, and after Close.
+TEST_F(FileSystemTest, WritableFileAppendsFlushesAndCloses) {
+  fs_->WriteFileAtomically(Path("events"), "old contents");
+  std::unique_ptr<WritableFile> file = fs_->NewWritableFile(Path("events"));
+  EXPECT_EQ(fs_->FileSize(Path("events")), 0u);
+  file->Append("record 1;");
+  file->Flush();
+  EXPECT_EQ(fs_->ReadFile(Path("events")), "record 1;");
+  file->Append("record 2;");
+  file->Sync();
+  file->Close();
+  EXPECT_EQ(fs_->ReadFile(Path("events")), "record 1;record 2;");
+}
+
+// An appendable file keeps what was there and writes after it; destroying it closes it.
+TEST_F(FileSystemTest, AppendableFileWritesAfterExistingContents) {
+  fs_->WriteFileAtomically(Path("events"), "head;");
+  {
+    std::unique_ptr<WritableFile> file = fs_->NewAppendableFile(Path("events"));
+    file->Append("tail;");
+  }  // Destroyed without Close: the data still arrives.
+  EXPECT_EQ(fs_->ReadFile(Path("events")), "head;tail;");
+  fs_->NewAppendableFile(Path("new"))->Close();
+  EXPECT_TRUE(fs_->Exists(Path("new")));
+}
+
+// After Close, writing is an error; closing again is not.
+TEST_F(FileSystemTest, WritableFileAfterCloseThrowsFailedPrecondition) {
+  std::unique_ptr<WritableFile> file = fs_->NewWritableFile(Path("events"));
+  file->Close();
+  EXPECT_THROW(file->Append("late"), FailedPreconditionError);
+  EXPECT_THROW(file->Flush(), FailedPreconditionError);
+  EXPECT_THROW(file->Sync(), FailedPreconditionError);
+  file->Close();
+}
+
+// Opening a file for writing in a missing directory raises NotFoundError naming it.
+TEST_F(FileSystemTest, NewWritableFileInAMissingDirectoryThrowsNotFound) {
+  EXPECT_THROW(fs_->NewWritableFile(Path("missing/events")), NotFoundError);
+  EXPECT_THROW(fs_->NewAppendableFile(Path("missing/events")), NotFoundError);
+}
+
+// One row per path case: JoinPath's two parts and result.
+struct JoinCase {
+  const char* a;
+  const char* b;
+  const char* joined;
+};
+
+// JoinPath puts exactly one '/' between non-empty parts, as TensorFlow's io::JoinPath.
+TEST(PathTest, JoinPath) {
+  const JoinCase cases[] = {
+      {"/tmp/run", "checkpoint", "/tmp/run/checkpoint"},
+      {"/tmp/run/", "checkpoint", "/tmp/run/checkpoint"},
+      {"/tmp/run", "/checkpoint", "/tmp/run/checkpoint"},
+      {"/tmp/run//", "//checkpoint", "/tmp/run/checkpoint"},
+      {"run", "eval/events", "run/eval/events"},
+      {"", "checkpoint", "checkpoint"},
+      {"run", "", "run"},
+      {"/", "checkpoint", "/checkpoint"},
+  };
+  for (const JoinCase& c : cases) {
+    EXPECT_EQ(JoinPath(c.a, c.b), c.joined) << '"' << c.a << "\" + \"" << c.b << '"';
+  }
+}
+
+// One row per path: its Dirname and Basename.
+struct SplitCase {
+  const char* path;
+  const char* dirname;
+  const char* basename;
+};
+
+// Dirname and Basename split at the last '/', as TensorFlow's io::Dirname and io::Basename.
+TEST(PathTest, DirnameAndBasename) {
+  const SplitCase cases[] = {
+      {"/tmp/run/checkpoint", "/tmp/run", "checkpoint"},
+      {"run/checkpoint", "run", "checkpoint"},
+      {"checkpoint", "", "checkpoint"},
+      {"/checkpoint", "/", "checkpoint"},
+      {"/tmp/run/", "/tmp/run", ""},
+      {"", "", ""},
+  };
+  for (const SplitCase& c : cases) {
+    EXPECT_EQ(Dirname(c.path), c.dirname) << c.path;
+    EXPECT_EQ(Basename(c.path), c.basename) << c.path;
+  }
+}
+
+}  // namespace
+}  // namespace mts
