@@ -100,6 +100,14 @@ MTS_DEFINE_OP_ERROR(UnauthenticatedError, kUnauthenticated)
 
 #undef MTS_DEFINE_OP_ERROR
 
+/// True for the preemption errors, AbortedError and UnavailableError: the ones that mean
+/// "the session was lost; build a new one and carry on". The recoverable layer (stage 05)
+/// catches exactly these; this is the one place the set is defined (TensorFlow's
+/// _PREEMPTION_ERRORS).
+inline bool IsPreemptionError(ErrorCode code) {
+  return code == ErrorCode::kAborted || code == ErrorCode::kUnavailable;
+}
+
 /// Throws the OpError subclass that matches `code` (used where a code crosses a boundary,
 /// such as an RPC status in stage 07). `code` must not be kOk.
 [[noreturn]] void ThrowOpError(ErrorCode code, const std::string& message,

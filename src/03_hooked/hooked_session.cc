@@ -1,0 +1,103 @@
+#include "src/03_hooked/hooked_session.h"
+
+#include <algorithm>
+
+#include "src/01_session/errors.h"
+
+namespace mts {
+
+namespace {
+
+// "[a:0, b:0]", the way the conflict errors list tensors.
+std::string NameList(const std::vector<Output>& tensors) {
+  std::string s = "[";
+  for (size_t i = 0; i < tensors.size(); ++i) s += (i ? ", " : "") + tensors[i].name();
+  return s + "]";
+}
+
+// The keys of `feeds` that `other` feeds too.
+std::vector<Output> Overlap(const FeedDict& feeds, const FeedDict& other) {
+  std::vector<Output> both;
+  for (const auto& [tensor, value] : feeds) {
+    if (other.count(tensor) > 0) both.push_back(tensor);
+  }
+  return both;
+}
+
+// Options merge by taking the most detailed of each setting.
+void MergeOptions(RunOptions& into, const RunOptions& from) {
+  into.trace_level = std::max(into.trace_level, from.trace_level);
+}
+
+}  // namespace
+
+HookedSession::HookedSession(std::unique_ptr<SessionInterface> session,
+                             std::vector<std::shared_ptr<SessionRunHook>> hooks)
+    : WrappedSession(std::move(session)), hooks_(std::move(hooks)) {}
+
+// [mts:hooked-run]
+std::vector<Tensor> HookedSession::Run(const std::vector<Output>& fetches,
+                                       const FeedDict& feeds,
+                                       const std::vector<Operation*>& targets,
+                                       const RunOptions& options, RunMetadata* run_metadata) {
+  if (ShouldStop()) throw RuntimeError("Run called even after should_stop requested.");
+
+  const SessionRunArgs original{fetches, targets, feeds, {}};
+  SessionRunContext context(original, *inner());
+  RunOptions merged_options = options;  // A copy: the caller's options stay as they were.
+
+  // 1. Ask every hook, in order, what it wants added to this run. The caller's fetches come
+  //    first in the combined list; each hook's follow, at an offset recorded for it.
+  std::vector<Output> all_fetches = fetches;
+  std::vector<Operation*> all_targets = targets;
+  FeedDict hook_feeds;
+  std::vector<size_t> offsets, counts;
+  for (const auto& hook : hooks_) {
+    SessionRunArgs request = hook->BeforeRun(context);
+    offsets.push_back(all_fetches.size());
+    counts.push_back(request.fetches.size());
+    all_fetches.insert(all_fetches.end(), request.fetches.begin(), request.fetches.end());
+    all_targets.insert(all_targets.end(), request.targets.begin(), request.targets.end());
+    std::vector<Output> conflicts = Overlap(request.feeds, hook_feeds);
+    if (!conflicts.empty()) {
+      throw RuntimeError("Same tensor is fed by two hooks. Conflict(s): " + NameList(conflicts));
+    }
+    hook_feeds.insert(request.feeds.begin(), request.feeds.end());
+    MergeOptions(merged_options, request.options);
+  }
+
+  // 2. Combine the feeds without touching the caller's: a copy only when both sides feed.
+  const FeedDict* all_feeds = &feeds;
+  FeedDict combined;
+  if (!hook_feeds.empty()) {
+    std::vector<Output> conflicts = Overlap(hook_feeds, feeds);
+    if (!conflicts.empty()) {
+      throw RuntimeError("Same tensor is fed by a SessionRunHook and user. Conflict(s): " +
+                         NameList(conflicts));
+    }
+    combined = feeds;
+    combined.insert(hook_feeds.begin(), hook_feeds.end());
+    all_feeds = &combined;
+  }
+
+  // 3. One run of the session below, with one RunMetadata every hook shares.
+  RunMetadata local_metadata;
+  RunMetadata& metadata = run_metadata != nullptr ? *run_metadata : local_metadata;
+  std::vector<Tensor> outputs =
+      inner()->Run(all_fetches, *all_feeds, all_targets, merged_options, &metadata);
+
+  // 4. Each hook gets exactly its own results, in list order.
+  for (size_t h = 0; h < hooks_.size(); ++h) {
+    auto begin = outputs.begin() + offsets[h];
+    SessionRunValues values{std::vector<Tensor>(begin, begin + counts[h]), merged_options,
+                            metadata};
+    hooks_[h]->AfterRun(context, values);
+  }
+  should_stop_ = should_stop_ || context.stop_requested();
+
+  outputs.resize(fetches.size());
+  return outputs;
+}
+// [mts:hooked-run-end]
+
+}  // namespace mts

@@ -1,0 +1,73 @@
+// hooked_session.h: calls every hook's BeforeRun and AfterRun around each run, in one run.
+//
+//   RecoverableSession
+//     CoordinatedSession
+//       HookedSession      <-- this file: hooks see every step that really ran
+//         Chief / Worker   the raw session it wraps was made by a session creator
+//           Session
+//
+// Each Run becomes exactly one run of the raw session. Before it, every hook's BeforeRun
+// may add fetches, targets and feeds; they are merged with the caller's into that single
+// run, so a hook's summary or global-step read costs no extra pass over the graph. After
+// it, each hook gets the values of its own fetches, and the caller gets exactly what it
+// asked for. A hook that requests a stop makes ShouldStop() true from then on.
+//
+// The merge refuses ambiguity before anything runs: a tensor fed by two hooks, or by a hook
+// and the caller, raises RuntimeError naming the tensors. The caller's feeds are never
+// modified.
+//
+// Lifecycle: made by MonitoredSession (stage 06) around each new raw session, with the
+// same hook objects each time; Run; ShouldStop; Close (from WrappedSession).
+//
+// Thread safety: one thread runs it, as for every layer.
+//
+// TensorFlow: _HookedSession (tensorflow/python/training/monitored_session.py).
+#ifndef MTS_SRC_03_HOOKED_HOOKED_SESSION_H_
+#define MTS_SRC_03_HOOKED_HOOKED_SESSION_H_
+
+#include <memory>
+#include <vector>
+
+#include "src/03_hooked/session_run_hook.h"
+#include "src/03_hooked/wrapped_session.h"
+
+namespace mts {
+
+/// A session that calls its hooks around every run.
+class HookedSession : public WrappedSession {
+ public:
+  /// Wraps the raw session `session`, calling `hooks` in list order.
+  HookedSession(std::unique_ptr<SessionInterface> session,
+                std::vector<std::shared_ptr<SessionRunHook>> hooks);
+
+  /// \cond
+  using WrappedSession::Run;
+  /// \endcond
+
+  /// Runs `fetches` together with what every hook asked for, in one run of the inner
+  /// session, then hands each hook its results; returns the caller's fetches.
+  /// \throws RuntimeError("Run called even after should_stop requested.") once a hook has
+  ///   requested a stop (or after Close); RuntimeError("Same tensor is fed by two hooks.
+  ///   Conflict(s): [...]") or ("... by a SessionRunHook and user. ...") before running;
+  ///   whatever a hook or the run raises, in which case no later AfterRun is called and a
+  ///   stop requested in this run is not recorded (as in TensorFlow).
+  std::vector<Tensor> Run(const std::vector<Output>& fetches, const FeedDict& feeds = {},
+                          const std::vector<Operation*>& targets = {},
+                          const RunOptions& options = {},
+                          RunMetadata* run_metadata = nullptr) override;
+
+  /// The hooks, in call order.
+  const std::vector<std::shared_ptr<SessionRunHook>>& hooks() const { return hooks_; }
+
+ protected:
+  /// True once a hook has requested a stop.
+  bool CheckStop() override { return should_stop_; }
+
+ private:
+  std::vector<std::shared_ptr<SessionRunHook>> hooks_;
+  bool should_stop_ = false;  // Sticky: set from a run's context, never cleared.
+};
+
+}  // namespace mts
+
+#endif  // MTS_SRC_03_HOOKED_HOOKED_SESSION_H_

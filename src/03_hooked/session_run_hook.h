@@ -1,0 +1,94 @@
+// session_run_hook.h: how code plugs into a monitored training loop (SessionRunHook), and
+// the three small values a hook exchanges with the loop around each step.
+//
+//   RecoverableSession     recovery calls AfterCreateSession again on the new session
+//     CoordinatedSession
+//       HookedSession      <-- calls BeforeRun / AfterRun around every Run
+//         Chief / Worker
+//           Session
+//
+// A hook's life, in the order MonitoredSession (stage 06) calls it:
+//   1. Begin(): once, before any session exists; the graph is not yet finalized, so a hook
+//      adds the ops it needs here (a summary, a global-step read).
+//   2. AfterCreateSession(session, coord): after every session creation, recoveries
+//      included; the graph is finalized. The session is the raw one.
+//   3. For each step: BeforeRun(context) returns SessionRunArgs, extra fetches and feeds to
+//      add to that very run; after the run succeeds, AfterRun(context, values) gets the
+//      results of exactly those fetches. A hook may call context.RequestStop().
+//   4. End(session): once, at a clean close only (no error, or a clean end of input).
+// Every method has an empty default, because most hooks care about one or two moments.
+//
+// Thread safety: all calls come from the thread that runs the loop.
+//
+// TensorFlow: tf.train.SessionRunHook, SessionRunArgs, SessionRunContext, SessionRunValues
+// (tensorflow/python/training/session_run_hook.py).
+#ifndef MTS_SRC_03_HOOKED_SESSION_RUN_HOOK_H_
+#define MTS_SRC_03_HOOKED_SESSION_RUN_HOOK_H_
+
+#include <vector>
+
+#include "src/01_session/session_interface.h"
+
+namespace mts {
+
+class Coordinator;  // Stage 04; hooks only pass it along.
+
+/// What a hook asks to add to a run: fetches, targets, feeds and options.
+struct SessionRunArgs {
+  std::vector<Output> fetches;        ///< Tensors whose values the hook wants.
+  std::vector<Operation*> targets;    ///< Ops to run for their effect.
+  FeedDict feeds;                     ///< Tensors the hook feeds.
+  RunOptions options;                 ///< Options merged into the run's (max trace level).
+};
+
+/// The run a hook is being called around: the caller's request and the raw session.
+class SessionRunContext {
+ public:
+  /// A context for a run of `original_args` (the caller's fetches and feeds) on `session`.
+  SessionRunContext(const SessionRunArgs& original_args, SessionInterface& session)
+      : original_args_(original_args), session_(session) {}
+
+  /// The caller's fetches, targets and feeds (options are not part of it).
+  const SessionRunArgs& original_args() const { return original_args_; }
+  /// The raw session: running it bypasses the hooks (use it sparingly).
+  SessionInterface& session() const { return session_; }
+  /// Asks the loop to stop after this run; it cannot be undone.
+  void RequestStop() { stop_requested_ = true; }
+  /// True once any hook asked to stop during this run.
+  bool stop_requested() const { return stop_requested_; }
+
+ private:
+  const SessionRunArgs& original_args_;
+  SessionInterface& session_;
+  bool stop_requested_ = false;
+};
+
+/// What a hook gets back after the run: the values of its own fetches.
+struct SessionRunValues {
+  std::vector<Tensor> results;     ///< One per fetch the hook asked for, in its order.
+  const RunOptions& options;       ///< The merged options the run used.
+  const RunMetadata& run_metadata; ///< Shared by every hook of the run.
+};
+
+/// Extends a monitored training loop. Override the moments you need; the rest do nothing.
+class SessionRunHook {
+ public:
+  virtual ~SessionRunHook() = default;
+
+  /// Called once before any session is created; may add ops to the (default) graph.
+  virtual void Begin() {}
+  /// Called after each session is created (and re-created after a recovery).
+  /// `coord` is the Coordinator of the new session's threads, or null below stage 04.
+  virtual void AfterCreateSession(SessionInterface& session, Coordinator* coord) {}
+  /// Called before each run; returns what to add to it (default: nothing).
+  virtual SessionRunArgs BeforeRun(SessionRunContext& run_context) { return {}; }
+  /// Called after each successful run with the values of this hook's fetches.
+  /// Not called if the run or any BeforeRun raised.
+  virtual void AfterRun(SessionRunContext& run_context, const SessionRunValues& run_values) {}
+  /// Called once at a clean close, with the session still open.
+  virtual void End(SessionInterface& session) {}
+};
+
+}  // namespace mts
+
+#endif  // MTS_SRC_03_HOOKED_SESSION_RUN_HOOK_H_

@@ -1,0 +1,257 @@
+// HookedSession: one raw run per Run, hooks called in order, fetches and feeds merged, each
+// hook handed its own results, conflicts refused before anything runs.
+#include "src/03_hooked/hooked_session.h"
+
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "src/01_session/array_ops.h"
+#include "src/01_session/math_ops.h"
+#include "src/01_session/session.h"
+#include "src/01_session/variables.h"
+
+namespace mts {
+namespace {
+
+// A hook that records what it saw and returns a scripted request.
+class RecordingHook : public SessionRunHook {
+ public:
+  RecordingHook(std::string name, std::vector<std::string>* calls) : name_(name), calls_(calls) {}
+
+  SessionRunArgs BeforeRun(SessionRunContext& context) override {
+    calls_->push_back(name_ + ".BeforeRun");
+    if (stop_in_before_run) context.RequestStop();
+    return request;
+  }
+  void AfterRun(SessionRunContext& context, const SessionRunValues& values) override {
+    calls_->push_back(name_ + ".AfterRun");
+    results = values.results;
+    trace_level_seen = values.options.trace_level;
+    metadata_seen = &values.run_metadata;
+    if (stop_in_after_run) context.RequestStop();
+    if (throw_in_after_run) throw InternalError("hook " + name_ + " failed");
+  }
+
+  SessionRunArgs request;
+  std::vector<Tensor> results;
+  RunOptions::TraceLevel trace_level_seen = RunOptions::TraceLevel::kNoTrace;
+  const RunMetadata* metadata_seen = nullptr;
+  bool stop_in_before_run = false;
+  bool stop_in_after_run = false;
+  bool throw_in_after_run = false;
+
+ private:
+  std::string name_;
+  std::vector<std::string>* calls_;
+};
+
+// A raw session that counts its runs, to show that one Run is one raw run.
+class CountingSession : public Session {
+ public:
+  using Session::Session;
+  using Session::Run;
+  std::vector<Tensor> Run(const std::vector<Output>& fetches, const FeedDict& feeds,
+                          const std::vector<Operation*>& targets, const RunOptions& options,
+                          RunMetadata* run_metadata) override {
+    ++runs;
+    return Session::Run(fetches, feeds, targets, options, run_metadata);
+  }
+  int runs = 0;
+};
+
+class HookedSessionTest : public ::testing::Test {
+ protected:
+  HookedSessionTest() {
+    a_ = Constant(2.0f, "a");
+    b_ = Constant(3.0f, "b");
+    x_ = Placeholder(DataType::kFloat, TensorShape{}, "x");
+    counter_ = Variable(Tensor::Scalar(0.0f), "counter");
+    increment_ = counter_.AssignAdd(Constant(1.0f)).op();
+    init_ = GlobalVariablesInitializer();
+  }
+
+  // A HookedSession over a fresh raw session with `hooks`; `raw` points at the raw one.
+  std::unique_ptr<HookedSession> Make(std::vector<std::shared_ptr<SessionRunHook>> hooks) {
+    auto session = std::make_unique<CountingSession>(&graph_);
+    raw_ = session.get();
+    raw_->Run(init_);
+    raw_->runs = 0;
+    return std::make_unique<HookedSession>(std::move(session), std::move(hooks));
+  }
+
+  std::shared_ptr<RecordingHook> Hook(const std::string& name) {
+    return std::make_shared<RecordingHook>(name, &calls_);
+  }
+
+  Graph graph_;
+  DefaultGraphScope scope_{graph_};
+  Output a_, b_, x_;
+  Variable counter_;
+  Operation* increment_ = nullptr;
+  Operation* init_ = nullptr;
+  CountingSession* raw_ = nullptr;
+  std::vector<std::string> calls_;
+};
+
+// Hooks are called in list order, BeforeRun all first, then AfterRun all.
+TEST_F(HookedSessionTest, CallsHooksInListOrder) {
+  auto session = Make({Hook("h1"), Hook("h2")});
+  session->Run(std::vector<Output>{a_});
+  EXPECT_EQ(calls_, (std::vector<std::string>{"h1.BeforeRun", "h2.BeforeRun", "h1.AfterRun",
+                                              "h2.AfterRun"}));
+}
+
+// The caller's and the hooks' fetches go into one raw run; each gets its own values back.
+TEST_F(HookedSessionTest, AfterRunSeesFetchesRequestedInBeforeRun) {
+  auto h1 = Hook("h1");
+  auto h2 = Hook("h2");
+  h1->request.fetches = {b_};
+  h2->request.fetches = {a_, b_};
+  auto session = Make({h1, h2});
+  std::vector<Tensor> out = session->Run(std::vector<Output>{a_});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].scalar<float>(), 2.0f);
+  ASSERT_EQ(h1->results.size(), 1u);
+  EXPECT_EQ(h1->results[0].scalar<float>(), 3.0f);
+  ASSERT_EQ(h2->results.size(), 2u);
+  EXPECT_EQ(h2->results[0].scalar<float>(), 2.0f);
+  EXPECT_EQ(h2->results[1].scalar<float>(), 3.0f);
+  EXPECT_EQ(raw_->runs, 1);
+}
+
+// A hook's targets run in the same raw run, once.
+TEST_F(HookedSessionTest, HookTargetsRunInTheSameRun) {
+  auto h = Hook("h");
+  h->request.targets = {increment_};
+  auto session = Make({h});
+  session->Run(std::vector<Output>{a_});
+  session->Run(std::vector<Output>{a_});
+  EXPECT_EQ(raw_->runs, 2);
+  EXPECT_EQ(raw_->Run(counter_.value()).scalar<float>(), 2.0f);
+}
+
+// A hook's feeds reach the run; the caller's FeedDict is not modified.
+TEST_F(HookedSessionTest, HookFeedsAreMergedWithoutMutatingTheCallersFeeds) {
+  Output y = Placeholder(DataType::kFloat, TensorShape{}, "y");
+  Output sum = Add(x_, y);
+  auto h = Hook("h");
+  h->request.feeds = {{y, Tensor::Scalar(10.0f)}};
+  auto session = Make({h});
+  const FeedDict caller_feeds{{x_, Tensor::Scalar(1.0f)}};
+  EXPECT_EQ(session->Run(std::vector<Output>{sum}, caller_feeds)[0].scalar<float>(), 11.0f);
+  EXPECT_EQ(caller_feeds.size(), 1u);
+}
+
+// Two hooks feeding one tensor is refused before the run, and later hooks are not asked.
+TEST_F(HookedSessionTest, SameTensorFedByTwoHooksRaisesBeforeRunning) {
+  auto h1 = Hook("h1");
+  auto h2 = Hook("h2");
+  auto h3 = Hook("h3");
+  h1->request.feeds = {{x_, Tensor::Scalar(1.0f)}};
+  h2->request.feeds = {{x_, Tensor::Scalar(2.0f)}};
+  auto session = Make({h1, h2, h3});
+  try {
+    session->Run(std::vector<Output>{x_});
+    FAIL() << "expected RuntimeError";
+  } catch (const RuntimeError& e) {
+    EXPECT_EQ(std::string(e.what()), "Same tensor is fed by two hooks. Conflict(s): [x:0]");
+  }
+  EXPECT_EQ(raw_->runs, 0);
+  EXPECT_EQ(calls_, (std::vector<std::string>{"h1.BeforeRun", "h2.BeforeRun"}));
+}
+
+// A hook and the caller feeding one tensor is refused before the run.
+TEST_F(HookedSessionTest, SameTensorFedByHookAndCallerRaisesBeforeRunning) {
+  auto h = Hook("h");
+  h->request.feeds = {{x_, Tensor::Scalar(1.0f)}};
+  auto session = Make({h});
+  try {
+    session->Run(std::vector<Output>{x_}, {{x_, Tensor::Scalar(5.0f)}});
+    FAIL() << "expected RuntimeError";
+  } catch (const RuntimeError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "Same tensor is fed by a SessionRunHook and user. Conflict(s): [x:0]");
+  }
+  EXPECT_EQ(raw_->runs, 0);
+}
+
+// A stop requested in AfterRun lets the run return, then ShouldStop is true and Run raises.
+TEST_F(HookedSessionTest, RequestStopEndsTheLoopAfterTheRun) {
+  auto h = Hook("h");
+  h->stop_in_after_run = true;
+  auto session = Make({h});
+  EXPECT_FALSE(session->ShouldStop());
+  EXPECT_EQ(session->Run(std::vector<Output>{a_})[0].scalar<float>(), 2.0f);
+  EXPECT_TRUE(session->ShouldStop());
+  try {
+    session->Run(std::vector<Output>{a_});
+    FAIL() << "expected RuntimeError";
+  } catch (const RuntimeError& e) {
+    EXPECT_EQ(std::string(e.what()), "Run called even after should_stop requested.");
+  }
+}
+
+// A stop requested in BeforeRun still counts once the run completes.
+TEST_F(HookedSessionTest, StopRequestedInBeforeRunCountsAfterTheRun) {
+  auto h = Hook("h");
+  h->stop_in_before_run = true;
+  auto session = Make({h});
+  session->Run(std::vector<Output>{a_});
+  EXPECT_TRUE(session->ShouldStop());
+}
+
+// When a hook's AfterRun raises, later hooks miss AfterRun and the stop request is lost.
+TEST_F(HookedSessionTest, FailingAfterRunSkipsLaterHooksAndLosesTheStop) {
+  auto h1 = Hook("h1");
+  auto h2 = Hook("h2");
+  h1->stop_in_after_run = true;
+  h1->throw_in_after_run = true;
+  auto session = Make({h1, h2});
+  EXPECT_THROW(session->Run(std::vector<Output>{a_}), InternalError);
+  EXPECT_EQ(calls_, (std::vector<std::string>{"h1.BeforeRun", "h2.BeforeRun", "h1.AfterRun"}));
+  EXPECT_FALSE(session->ShouldStop());
+}
+
+// A failed raw run calls no AfterRun.
+TEST_F(HookedSessionTest, FailedRunCallsNoAfterRun) {
+  auto h = Hook("h");
+  auto session = Make({h});
+  EXPECT_THROW(session->Run(std::vector<Output>{x_}), InvalidArgumentError);  // Unfed.
+  EXPECT_EQ(calls_, (std::vector<std::string>{"h.BeforeRun"}));
+}
+
+// Options merge by maximum, and all hooks share the caller's RunMetadata.
+TEST_F(HookedSessionTest, OptionsMergeAndMetadataIsShared) {
+  auto h1 = Hook("h1");
+  auto h2 = Hook("h2");
+  h1->request.options.trace_level = RunOptions::TraceLevel::kFullTrace;
+  auto session = Make({h1, h2});
+  RunOptions caller_options;
+  RunMetadata metadata;
+  session->Run(std::vector<Output>{a_}, {}, {}, caller_options, &metadata);
+  EXPECT_EQ(h2->trace_level_seen, RunOptions::TraceLevel::kFullTrace);
+  EXPECT_EQ(caller_options.trace_level, RunOptions::TraceLevel::kNoTrace);
+  EXPECT_EQ(h1->metadata_seen, &metadata);
+  EXPECT_EQ(h2->metadata_seen, &metadata);
+  EXPECT_FALSE(metadata.step_stats.empty());
+}
+
+// The context's session is the raw one, so a hook's own runs bypass the hooks.
+TEST_F(HookedSessionTest, ContextSessionIsTheRawSession) {
+  class RawRunHook : public SessionRunHook {
+   public:
+    SessionRunArgs BeforeRun(SessionRunContext& context) override {
+      session_seen = &context.session();
+      return {};
+    }
+    SessionInterface* session_seen = nullptr;
+  };
+  auto h = std::make_shared<RawRunHook>();
+  auto session = Make({h});
+  session->Run(std::vector<Output>{a_});
+  EXPECT_EQ(h->session_seen, raw_);
+}
+
+}  // namespace
+}  // namespace mts
