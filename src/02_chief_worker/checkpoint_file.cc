@@ -1,0 +1,363 @@
+// checkpoint_file.cc: writing and verifying mts checkpoint files (layout in the header).
+#include "src/02_chief_worker/checkpoint_file.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "src/01_session/errors.h"
+#include "src/platform/crc32c.h"
+
+namespace mts {
+namespace {
+
+// Element data is copied with memcpy, which writes the host's byte order; the format says
+// little-endian, so refuse to build where the two differ rather than write unreadable files.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+              "checkpoint_file.cc assumes a little-endian host");
+
+constexpr size_t kHeaderSize = 32;      // Magic, version, count, index size, file size.
+constexpr size_t kHeaderCrcSize = 4;    // After the index.
+constexpr int kMaxRank = 32;
+// The smallest index entry: a one-byte name, dtype, rank 0, offset, length, crc.
+constexpr uint64_t kMinEntrySize = 4 + 1 + 1 + 1 + 8 + 8 + 4;
+
+// ---- Dtypes on disk: TensorFlow's DataType enum numbers, so a hex dump reads familiar. ----
+
+uint8_t DiskDtype(DataType dtype) {
+  switch (dtype) {
+    case DataType::kFloat: return 1;
+    case DataType::kDouble: return 2;
+    case DataType::kInt32: return 3;
+    case DataType::kString: return 7;
+    case DataType::kInt64: return 9;
+    case DataType::kBool: return 10;
+  }
+  return 0;  // Unreachable: every enumerator is handled above.
+}
+
+bool DtypeFromDisk(uint8_t code, DataType* dtype) {
+  switch (code) {
+    case 1: *dtype = DataType::kFloat; return true;
+    case 2: *dtype = DataType::kDouble; return true;
+    case 3: *dtype = DataType::kInt32; return true;
+    case 7: *dtype = DataType::kString; return true;
+    case 9: *dtype = DataType::kInt64; return true;
+    case 10: *dtype = DataType::kBool; return true;
+    default: return false;
+  }
+}
+
+// Bytes per element of the fixed-size dtypes (bool is one byte on disk).
+uint64_t DiskElementSize(DataType dtype) {
+  switch (dtype) {
+    case DataType::kFloat: return 4;
+    case DataType::kDouble: return 8;
+    case DataType::kInt32: return 4;
+    case DataType::kInt64: return 8;
+    case DataType::kBool: return 1;
+    case DataType::kString: return 0;  // Variable: a u64 length per element, then bytes.
+  }
+  return 0;
+}
+
+// ---- Little-endian encoding ----------------------------------------------------------------
+
+template <typename T>
+void Put(std::string* out, T value) {
+  char bytes[sizeof(T)];
+  std::memcpy(bytes, &value, sizeof(T));
+  out->append(bytes, sizeof(T));
+}
+
+template <typename T>
+T Get(const char* p) {
+  T value;
+  std::memcpy(&value, p, sizeof(T));
+  return value;
+}
+
+uint32_t StoredCrc(const char* data, size_t n) { return MaskCrc(Crc32c(data, n)); }
+
+// The data-section bytes of one tensor.
+std::string EncodeData(const Tensor& t) {
+  std::string out;
+  const int64_t n = t.num_elements();
+  switch (t.dtype()) {
+    case DataType::kString:
+      for (const std::string& s : t.flat<std::string>()) {
+        Put<uint64_t>(&out, s.size());
+        out += s;
+      }
+      break;
+    case DataType::kBool:
+      out.reserve(n);
+      for (bool b : t.flat<bool>()) out.push_back(b ? 1 : 0);
+      break;
+    default:
+      DispatchDataType(t.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+          out.assign(reinterpret_cast<const char*>(t.data<T>()), n * sizeof(T));
+        }
+      });
+  }
+  return out;
+}
+
+// Multiplies the dimensions, or returns false if the product exceeds `limit`. A zero
+// dimension makes the product 0, but the other dimensions must still multiply without
+// overflow, so that TensorShape's own arithmetic on them is safe.
+bool ElementCount(const std::vector<int64_t>& dims, uint64_t limit, uint64_t* count) {
+  uint64_t nonzero_product = 1;
+  bool has_zero = false;
+  for (int64_t d : dims) {
+    if (d == 0) {
+      has_zero = true;
+    } else if (__builtin_mul_overflow(nonzero_product, static_cast<uint64_t>(d),
+                                      &nonzero_product) ||
+               nonzero_product > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      return false;
+    }
+  }
+  *count = has_zero ? 0 : nonzero_product;
+  return *count <= limit;
+}
+
+}  // namespace
+
+// ---- Writing -------------------------------------------------------------------------------
+
+std::string SerializeCheckpoint(const std::vector<NamedTensor>& tensors) {
+  std::vector<const NamedTensor*> sorted;
+  sorted.reserve(tensors.size());
+  for (const NamedTensor& t : tensors) sorted.push_back(&t);
+  std::sort(sorted.begin(), sorted.end(),
+            [](const NamedTensor* a, const NamedTensor* b) { return a->first < b->first; });
+
+  std::string index;
+  std::string data;
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    const std::string& name = sorted[i]->first;
+    const Tensor& tensor = sorted[i]->second;
+    if (name.empty()) throw InvalidArgumentError("WriteCheckpoint: a tensor has an empty name");
+    if (i > 0 && name == sorted[i - 1]->first) {
+      throw InvalidArgumentError("WriteCheckpoint: two tensors are named '" + name + "'");
+    }
+    if (!tensor.IsInitialized()) {
+      throw InvalidArgumentError("WriteCheckpoint: tensor '" + name + "' is uninitialized");
+    }
+    if (tensor.shape().rank() > kMaxRank) {
+      throw InvalidArgumentError("WriteCheckpoint: tensor '" + name + "' has rank " +
+                                 std::to_string(tensor.shape().rank()) + ", more than " +
+                                 std::to_string(kMaxRank));
+    }
+    const std::string bytes = EncodeData(tensor);
+    Put<uint32_t>(&index, static_cast<uint32_t>(name.size()));
+    index += name;
+    Put<uint8_t>(&index, DiskDtype(tensor.dtype()));
+    Put<uint8_t>(&index, static_cast<uint8_t>(tensor.shape().rank()));
+    for (int64_t d : tensor.shape().dims()) Put<int64_t>(&index, d);
+    Put<uint64_t>(&index, data.size());
+    Put<uint64_t>(&index, bytes.size());
+    Put<uint32_t>(&index, StoredCrc(bytes.data(), bytes.size()));
+    data += bytes;
+  }
+
+  std::string file;
+  file.reserve(kHeaderSize + index.size() + kHeaderCrcSize + data.size());
+  file.append(kCheckpointMagic, sizeof(kCheckpointMagic));
+  Put<uint32_t>(&file, kCheckpointFormatVersion);
+  Put<uint32_t>(&file, static_cast<uint32_t>(sorted.size()));
+  Put<uint64_t>(&file, index.size());
+  Put<uint64_t>(&file, kHeaderSize + index.size() + kHeaderCrcSize + data.size());
+  file += index;
+  Put<uint32_t>(&file, StoredCrc(file.data(), file.size()));
+  file += data;
+  return file;
+}
+
+void WriteCheckpoint(FileSystem& fs, const std::string& path,
+                     const std::vector<NamedTensor>& tensors) {
+  // Temporary name, fsync, rename, fsync of the directory: see FileSystem.
+  fs.WriteFileAtomically(path, SerializeCheckpoint(tensors));
+}
+
+// ---- Reading -------------------------------------------------------------------------------
+
+void CheckpointReader::Corrupt(const std::string& what) const {
+  throw DataLossError("Checkpoint file " + path_ + " is corrupt or truncated: " + what);
+}
+
+CheckpointReader::CheckpointReader(FileSystem& fs, const std::string& path)
+    : path_(path), contents_(fs.ReadFile(path)) {
+  const char* file = contents_.data();
+  const uint64_t size = contents_.size();
+
+  // The header. Every field is checked against the bytes really present before it is used.
+  if (size < sizeof(kCheckpointMagic) ||
+      std::memcmp(file, kCheckpointMagic, sizeof(kCheckpointMagic)) != 0) {
+    Corrupt("it does not start with the mts checkpoint magic \"MTSCKPT\\0\"");
+  }
+  if (size < kHeaderSize + kHeaderCrcSize) {
+    Corrupt("only " + std::to_string(size) + " bytes, too short for a header");
+  }
+  const uint32_t version = Get<uint32_t>(file + 8);
+  const uint32_t count = Get<uint32_t>(file + 12);
+  const uint64_t index_size = Get<uint64_t>(file + 16);
+  const uint64_t file_size = Get<uint64_t>(file + 24);
+  if (file_size != size) {
+    Corrupt("the header records " + std::to_string(file_size) + " bytes but the file has " +
+            std::to_string(size));
+  }
+  if (index_size > size - kHeaderSize - kHeaderCrcSize) {
+    Corrupt("the index size " + std::to_string(index_size) + " exceeds the file");
+  }
+  const uint64_t index_end = kHeaderSize + index_size;
+  if (Get<uint32_t>(file + index_end) != StoredCrc(file, index_end)) {
+    Corrupt("the header and index fail their checksum");
+  }
+  // From here on the header and index are as written, barring a CRC collision; the checks
+  // below still hold every value to the bounds of the file.
+  if (version != kCheckpointFormatVersion) {
+    Corrupt("format version " + std::to_string(version) + ", this reader knows only " +
+            std::to_string(kCheckpointFormatVersion));
+  }
+  if (count > index_size / kMinEntrySize) {
+    Corrupt(std::to_string(count) + " tensors cannot fit an index of " +
+            std::to_string(index_size) + " bytes");
+  }
+  const uint64_t data_start = index_end + kHeaderCrcSize;
+  const uint64_t data_size = size - data_start;
+
+  // The index entries.
+  uint64_t pos = kHeaderSize;
+  auto need = [&](uint64_t n, const char* field) {
+    if (n > index_end - pos) Corrupt(std::string("the index ends inside a ") + field);
+  };
+  uint64_t next_offset = 0;  // The writer places data back to back, in index order.
+  infos_.reserve(count);
+  extents_.reserve(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    need(4, "name length");
+    const uint32_t name_size = Get<uint32_t>(file + pos);
+    pos += 4;
+    if (name_size == 0) Corrupt("an index entry has an empty name");
+    need(name_size, "name");
+    std::string name(file + pos, name_size);
+    pos += name_size;
+    if (!infos_.empty() && !(infos_.back().name < name)) {
+      Corrupt("index entries are not sorted by unique name at '" + name + "'");
+    }
+    need(2, "dtype and rank");
+    DataType dtype;
+    if (!DtypeFromDisk(static_cast<uint8_t>(file[pos]), &dtype)) {
+      Corrupt("tensor '" + name + "' has unknown dtype code " +
+              std::to_string(static_cast<uint8_t>(file[pos])));
+    }
+    const int rank = static_cast<uint8_t>(file[pos + 1]);
+    pos += 2;
+    if (rank > kMaxRank) Corrupt("tensor '" + name + "' has rank " + std::to_string(rank));
+    need(8 * static_cast<uint64_t>(rank), "shape");
+    std::vector<int64_t> dims(rank);
+    for (int d = 0; d < rank; ++d, pos += 8) {
+      dims[d] = Get<int64_t>(file + pos);
+      if (dims[d] < 0) Corrupt("tensor '" + name + "' has a negative dimension");
+    }
+    need(8 + 8 + 4, "data extent");
+    const uint64_t offset = Get<uint64_t>(file + pos);
+    const uint64_t length = Get<uint64_t>(file + pos + 8);
+    const uint32_t crc = Get<uint32_t>(file + pos + 16);
+    pos += 20;
+    if (offset != next_offset || length > data_size - offset) {
+      Corrupt("tensor '" + name + "' has data at offset " + std::to_string(offset) +
+              ", length " + std::to_string(length) + ", outside the data section of " +
+              std::to_string(data_size) + " bytes");
+    }
+    next_offset = offset + length;
+    // The element count must agree with the data length; this also bounds every later
+    // allocation by the size of the file itself.
+    uint64_t elements = 0;
+    const uint64_t element_size = DiskElementSize(dtype);
+    const uint64_t min_bytes_per_element = dtype == DataType::kString ? 8 : element_size;
+    if (!ElementCount(dims, length / min_bytes_per_element, &elements) ||
+        (dtype != DataType::kString && elements * element_size != length)) {
+      Corrupt("tensor '" + name + "' has " + std::to_string(length) +
+              " data bytes, which do not fit its shape");
+    }
+    infos_.push_back({std::move(name), dtype, TensorShape(std::move(dims))});
+    extents_.push_back({data_start + offset, length, crc});
+  }
+  if (pos != index_end) Corrupt("the index has bytes after its last entry");
+  if (next_offset != data_size) Corrupt("the data section has bytes no tensor owns");
+}
+
+size_t CheckpointReader::IndexOf(const std::string& name) const {
+  auto it = std::lower_bound(
+      infos_.begin(), infos_.end(), name,
+      [](const CheckpointTensorInfo& info, const std::string& n) { return info.name < n; });
+  if (it == infos_.end() || it->name != name) return infos_.size();
+  return static_cast<size_t>(it - infos_.begin());
+}
+
+bool CheckpointReader::Has(const std::string& name) const {
+  return IndexOf(name) < infos_.size();
+}
+
+const CheckpointTensorInfo& CheckpointReader::Info(const std::string& name) const {
+  const size_t i = IndexOf(name);
+  if (i == infos_.size()) {
+    throw NotFoundError("Tensor '" + name + "' not found in checkpoint " + path_);
+  }
+  return infos_[i];
+}
+
+Tensor CheckpointReader::Read(const std::string& name) const {
+  const CheckpointTensorInfo& info = Info(name);
+  const Extent& extent = extents_[IndexOf(name)];
+  const char* data = contents_.data() + extent.offset;
+  auto corrupt = [&](const std::string& what) {
+    throw DataLossError("Checkpoint file " + path_ + " is corrupt: the data of tensor '" +
+                        name + "' " + what);
+  };
+  if (StoredCrc(data, extent.length) != extent.masked_crc) corrupt("fails its checksum");
+
+  Tensor tensor(info.dtype, info.shape);
+  const uint64_t n = static_cast<uint64_t>(tensor.num_elements());
+  switch (info.dtype) {
+    case DataType::kString: {
+      std::string* out = tensor.data<std::string>();
+      uint64_t pos = 0;
+      for (uint64_t i = 0; i < n; ++i) {
+        if (extent.length - pos < 8) corrupt("ends inside a string length");
+        const uint64_t len = Get<uint64_t>(data + pos);
+        pos += 8;
+        if (len > extent.length - pos) corrupt("has a string longer than the data");
+        out[i].assign(data + pos, len);
+        pos += len;
+      }
+      if (pos != extent.length) corrupt("has bytes after its last string");
+      break;
+    }
+    case DataType::kBool: {
+      bool* out = tensor.data<bool>();
+      for (uint64_t i = 0; i < n; ++i) {
+        if (data[i] != 0 && data[i] != 1) corrupt("has a bool that is neither 0 nor 1");
+        out[i] = data[i] == 1;
+      }
+      break;
+    }
+    default:
+      // The constructor checked that length == elements * element size.
+      DispatchDataType(info.dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+          if (extent.length > 0) std::memcpy(tensor.data<T>(), data, extent.length);
+        }
+      });
+  }
+  return tensor;
+}
+
+}  // namespace mts

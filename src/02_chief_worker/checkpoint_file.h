@@ -1,0 +1,148 @@
+// checkpoint_file.h: mts's checkpoint file: named tensors in one self-checking file.
+//
+//   RecoverableSession     after a recovery the chief restores the latest checkpoint
+//     CoordinatedSession
+//       HookedSession      CheckpointSaverHook asks the Saver to save
+//         Chief / Worker   the SessionManager asks the Saver to restore
+//           Session
+//   Saver (saver.h)        reads variables through the Session, writes them with
+//   checkpoint_file.h  <-- this file: the bytes on disk
+//   FileSystem             platform: WriteFileAtomically, ReadFile
+//
+// A checkpoint is the last line of defence: when everything else has crashed, it is what a
+// job restarts from. So the format is built to answer two questions with certainty:
+//   1. Is this file whole? It is written to a temporary name, fsynced and renamed
+//      (FileSystem::WriteFileAtomically), so a reader never sees half a file from a crash;
+//      and the header records the file's length, so a file cut short by anything else is
+//      caught before any tensor is read.
+//   2. Is every byte what was written? A CRC-32C over the header and index, and one per
+//      tensor's data. Every byte of the file is under exactly one checksum or is one.
+// Any damage raises DataLossError naming the file (and the tensor, when the damage is in
+// its data). The reader checks every count, offset and length against the bytes really
+// present before it uses them or allocates for them, so a hostile file cannot crash it, make
+// it allocate gigabytes, or make it return wrong values.
+//
+// The byte layout (all integers little-endian; "crc" means MaskCrc(Crc32c(...)), crc32c.h):
+//
+// [mts:checkpoint-layout]
+//   offset  size  field
+//   ------  ----  ------------------------------------------------------------------------
+//   0       8     magic "MTSCKPT\0"
+//   8       4     u32 format version, 1
+//   12      4     u32 number of tensors N
+//   16      8     u64 index size I in bytes
+//   24      8     u64 file size F in bytes (the whole file, this header included)
+//   32      I     the index: N entries, sorted by name, each
+//                   u32 name length, name bytes (UTF-8, non-empty, unique)
+//                   u8  dtype (TensorFlow's DataType numbers: float 1, double 2, int32 3,
+//                       string 7, int64 9, bool 10)
+//                   u8  rank R (at most 32)
+//                   R x i64 dimensions (each >= 0)
+//                   u64 data offset (from the start of the data section)
+//                   u64 data length
+//                   u32 crc of the tensor's data bytes
+//   32+I    4     u32 crc of bytes [0, 32+I): header and index together
+//   36+I    F-36-I  data section: the tensors' data back to back, in index order, each
+//                   float/double/int32/int64: the elements, row-major, little-endian
+//                   bool:   one byte per element, 0 or 1
+//                   string: per element a u64 byte length, then the bytes
+// [mts:checkpoint-layout-end]
+//
+// Thread safety: WriteCheckpoint and a CheckpointReader's const methods may be called from
+// any number of threads.
+//
+// Example:
+//   WriteCheckpoint(*fs, "/tmp/run/model.ckpt-100", {{"w", w_value}, {"global_step", step}});
+//   CheckpointReader reader(*fs, "/tmp/run/model.ckpt-100");
+//   Tensor w = reader.Read("w");        // verified against its checksum
+//
+// TensorFlow: tensor_bundle (tensorflow/core/util/tensor_bundle/), the V2 format of an
+// `.index` table plus `.data-?????-of-?????` shards, and py_checkpoint_reader. mts keeps one
+// file per checkpoint, as TensorFlow's V1 format did, which makes the crash argument one
+// rename long.
+#ifndef MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_FILE_H_
+#define MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_FILE_H_
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "src/01_session/tensor.h"
+#include "src/platform/file_system.h"
+
+namespace mts {
+
+/// The first eight bytes of every checkpoint file.
+inline constexpr char kCheckpointMagic[8] = {'M', 'T', 'S', 'C', 'K', 'P', 'T', '\0'};
+/// The format version this code writes and the only one it reads.
+inline constexpr uint32_t kCheckpointFormatVersion = 1;
+
+/// A named tensor to save.
+using NamedTensor = std::pair<std::string, Tensor>;
+
+/// What the index says about one stored tensor.
+struct CheckpointTensorInfo {
+  std::string name;   ///< The variable's name, e.g. "dense/w".
+  DataType dtype;     ///< Its element type.
+  TensorShape shape;  ///< Its (fully defined) shape.
+};
+
+/// Writes `tensors` to a checkpoint file at `path`, atomically: after a crash at any moment
+/// `path` holds its previous contents (or nothing) or the complete new checkpoint.
+/// Tensors are stored sorted by name.
+/// \throws InvalidArgumentError if a name is empty or repeated, or a tensor is uninitialized;
+///   an OpError from the file system (NotFoundError if the directory is missing). `path` is
+///   unchanged after any error.
+void WriteCheckpoint(FileSystem& fs, const std::string& path,
+                     const std::vector<NamedTensor>& tensors);
+
+/// The bytes WriteCheckpoint writes, for tests and tools that want to look at them.
+std::string SerializeCheckpoint(const std::vector<NamedTensor>& tensors);
+
+/// Reads a checkpoint file: its index at construction, tensors on demand.
+///
+/// Lifecycle: 1. construct, which reads the whole file and verifies its header and index;
+/// 2. look at `tensors()`; 3. `Read` each tensor wanted, which verifies its data checksum.
+/// Thread safety: const methods may be called concurrently.
+///
+/// TensorFlow: tf.train.NewCheckpointReader / CheckpointReader.
+class CheckpointReader {
+ public:
+  /// Reads the file at `path` and verifies its header and index.
+  /// \throws NotFoundError if there is no file; DataLossError naming the file if it is not
+  ///   a checkpoint, is truncated, or its header or index is corrupt.
+  CheckpointReader(FileSystem& fs, const std::string& path);
+
+  /// The file read.
+  const std::string& path() const { return path_; }
+  /// Every stored tensor's name, dtype and shape, sorted by name.
+  const std::vector<CheckpointTensorInfo>& tensors() const { return infos_; }
+  /// True if a tensor named `name` is stored.
+  bool Has(const std::string& name) const;
+  /// The index entry of `name`. \throws NotFoundError naming the tensor and file if absent.
+  const CheckpointTensorInfo& Info(const std::string& name) const;
+
+  /// The stored value of `name`, after verifying its checksum.
+  /// \throws NotFoundError if absent; DataLossError naming the file and tensor if its data
+  ///   is corrupt. Never returns a value that differs from what was written.
+  Tensor Read(const std::string& name) const;
+
+ private:
+  struct Extent {
+    uint64_t offset;  // From the start of the file.
+    uint64_t length;
+    uint32_t masked_crc;
+  };
+  size_t IndexOf(const std::string& name) const;
+  [[noreturn]] void Corrupt(const std::string& what) const;
+
+  std::string path_;
+  std::string contents_;  // The whole file.
+  std::vector<CheckpointTensorInfo> infos_;
+  std::vector<Extent> extents_;  // Parallel to infos_.
+};
+
+}  // namespace mts
+
+#endif  // MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_FILE_H_
