@@ -1,0 +1,130 @@
+// Tests of stop_at_step_hook.h: the two ways to give the target, the conversion made once,
+// and the two-stage check (estimate from the stale read, confirm with a raw read).
+#include "src/03_hooked/stop_at_step_hook.h"
+
+#include "gtest/gtest.h"
+#include "src/01_session/errors.h"
+#include "tests/03_hooked/hook_test_harness.h"
+
+namespace mts {
+namespace {
+
+// A session wrapper that counts the runs made below the hooks, hooked or raw.
+class CountingSession : public SessionInterface {
+ public:
+  explicit CountingSession(std::unique_ptr<SessionInterface> inner, int* runs)
+      : inner_(std::move(inner)), runs_(runs) {}
+  using SessionInterface::Run;
+  std::vector<Tensor> Run(const std::vector<Output>& fetches, const FeedDict& feeds,
+                          const std::vector<Operation*>& targets, const RunOptions& options,
+                          RunMetadata* run_metadata) override {
+    ++*runs_;
+    return inner_->Run(fetches, feeds, targets, options, run_metadata);
+  }
+  Graph* graph() const override { return inner_->graph(); }
+  void Close() override { inner_->Close(); }
+
+ private:
+  std::unique_ptr<SessionInterface> inner_;
+  int* runs_;
+};
+
+// The message a ValueError raised by `make` carries.
+template <typename F>
+std::string ValueErrorMessage(F make) {
+  try {
+    make();
+  } catch (const ValueError& e) {
+    return e.what();
+  }
+  return "(no ValueError)";
+}
+
+// Exactly one of num_steps and last_step, with TensorFlow's messages.
+TEST(StopAtStepHookTest, NeedsExactlyOneOfNumStepsAndLastStep) {
+  EXPECT_EQ(ValueErrorMessage([] { StopAtStepHook(std::nullopt, std::nullopt); }),
+            "One of num_steps or last_step must be specified.");
+  EXPECT_EQ(ValueErrorMessage([] { StopAtStepHook(5, 10); }),
+            "Only one of num_steps or last_step can be specified.");
+}
+
+// Without a global step in the graph, Begin refuses, naming the hook.
+TEST(StopAtStepHookTest, BeginNeedsAGlobalStep) {
+  Graph g;
+  DefaultGraphScope as_default(g);
+  try {
+    StopAtStepHook::AtLastStep(3)->Begin();
+    FAIL() << "Begin did not throw";
+  } catch (const RuntimeError& e) {
+    EXPECT_STREQ(e.what(), "Global step should be created to use StopAtStepHook.");
+  }
+}
+
+// last_step: training stops with the global step exactly at last_step.
+TEST(StopAtStepHookTest, StopsWhenTheStepReachesLastStep) {
+  HookTestHarness harness;
+  harness.Start({StopAtStepHook::AtLastStep(5)});
+  EXPECT_EQ(harness.RunUntilStop(), 5);
+  EXPECT_EQ(harness.GlobalStep(), 5);
+}
+
+// num_steps counts from the step the first session starts at (here a "restored" 10).
+TEST(StopAtStepHookTest, NumStepsCountsFromTheFirstSessionsStep) {
+  HookTestHarness harness;
+  auto hook = StopAtStepHook::ForNumSteps(3);
+  EXPECT_FALSE(hook->last_step().has_value());
+  harness.Start({hook}, /*initial_step=*/10);
+  EXPECT_EQ(hook->last_step(), 13);
+  EXPECT_EQ(harness.RunUntilStop(), 3);
+  EXPECT_EQ(harness.GlobalStep(), 13);
+}
+
+// A recovery calls AfterCreateSession again; the target computed from num_steps stays.
+TEST(StopAtStepHookTest, NumStepsIsConvertedOnlyOnce) {
+  HookTestHarness harness;
+  auto hook = StopAtStepHook::ForNumSteps(4);
+  harness.Start({hook});
+  harness.Step();
+  harness.Step();
+  harness.Recreate(/*initial_step=*/2);  // As if restored from a checkpoint at step 2.
+  EXPECT_EQ(hook->last_step(), 4);
+  EXPECT_EQ(harness.RunUntilStop(), 2);
+  EXPECT_EQ(harness.GlobalStep(), 4);
+}
+
+// A session that starts at or past last_step stops after its first run.
+TEST(StopAtStepHookTest, StopsAfterOneRunWhenAlreadyPastLastStep) {
+  HookTestHarness harness;
+  harness.Start({StopAtStepHook::AtLastStep(5)}, /*initial_step=*/7);
+  EXPECT_EQ(harness.RunUntilStop(), 1);
+}
+
+// The raw read happens only when the stale step plus one reaches the target: runs far from
+// it cost nothing extra.
+TEST(StopAtStepHookTest, ReadsTheStepOnlyWhenTheEstimateReachesLastStep) {
+  HookTestHarness harness;
+  int runs = 0;
+  harness.Start({StopAtStepHook::AtLastStep(3)}, 0, [&](std::unique_ptr<SessionInterface> s) {
+    return std::make_unique<CountingSession>(std::move(s), &runs);
+  });
+  harness.Step();  // Stale 0: estimate 1.
+  harness.Step();  // Stale 1: estimate 2.
+  EXPECT_EQ(runs, 2);
+  harness.Step();  // Stale 2: estimate 3 reaches the target; a raw read confirms 3.
+  EXPECT_EQ(runs, 4);
+  EXPECT_TRUE(harness.hooked().ShouldStop());
+}
+
+// The estimate is not trusted: a run that did not increment the step (no train op) looks
+// like it reached the target, but the raw read shows it did not, so there is no stop.
+TEST(StopAtStepHookTest, ConfirmsTheEstimateBeforeStopping) {
+  HookTestHarness harness;
+  harness.Start({StopAtStepHook::AtLastStep(3)}, /*initial_step=*/2);
+  harness.hooked().Run(harness.step().value());  // Stale 2, estimate 3; the step stays 2.
+  EXPECT_FALSE(harness.hooked().ShouldStop());
+  harness.Step();  // Now the step really becomes 3.
+  EXPECT_TRUE(harness.hooked().ShouldStop());
+}
+
+}  // namespace
+}  // namespace mts
