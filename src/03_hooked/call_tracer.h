@@ -1,0 +1,109 @@
+// call_tracer.h: records the calls that pass through the layers during a run, and draws them.
+//
+//   caller ──Run──> HookedSession ──BeforeRun──> hooks
+//                                 ──Run───────> TracingSession ──> Session
+//                                 ──AfterRun──> hooks
+//
+// A chapter's sequence diagram should show what the code does, not what its author believes
+// it does. CallTracer records calls as they happen, and two small adapters feed it without
+// touching the classes under study: TracingHook is a SessionRunHook that records each of its
+// methods, and TracingSession is a WrappedSession that records each Run passing through it
+// to the session below. Put a TracingSession between any two layers and a TracingHook
+// among the hooks, run one step, and `ToGraphviz()` draws the sequence that really occurred.
+//
+// Thread safety: CallTracer is thread-safe; the adapters add no state of their own.
+//
+// TensorFlow: no counterpart; this is a teaching instrument.
+#ifndef MTS_SRC_03_HOOKED_CALL_TRACER_H_
+#define MTS_SRC_03_HOOKED_CALL_TRACER_H_
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "src/03_hooked/session_run_hook.h"
+#include "src/03_hooked/wrapped_session.h"
+
+namespace mts {
+
+/// An ordered record of calls between named participants.
+class CallTracer {
+ public:
+  /// One recorded call or return.
+  struct Event {
+    std::string from;    ///< The caller ("caller", "HookedSession").
+    std::string to;      ///< The callee.
+    std::string method;  ///< "Run", "BeforeRun", ...
+    bool is_return = false;  ///< True for the return of the call.
+  };
+
+  /// Records that `from` calls `method` on `to`.
+  void Call(const std::string& from, const std::string& to, const std::string& method);
+  /// Records that the call `method` on `to` returns to `from`.
+  void Return(const std::string& from, const std::string& to, const std::string& method);
+
+  /// Everything recorded, in order.
+  std::vector<Event> events() const;
+  /// Forgets everything recorded.
+  void Clear();
+  /// One line per event: "caller -> HookedSession: Run" / "caller <- HookedSession: Run".
+  std::string ToText() const;
+  /// A graphviz digraph drawing the events as a sequence diagram: one lifeline per
+  /// participant, in order of first appearance, one arrow per event from top to bottom.
+  std::string ToGraphviz() const;
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<Event> events_;  // Guarded by mu_.
+};
+
+/// A hook that records its calls in a tracer, as participant `name`, called by `caller`.
+class TracingHook : public SessionRunHook {
+ public:
+  /// Records into `tracer` as `name`; calls come from `caller` (the hooked layer).
+  TracingHook(std::shared_ptr<CallTracer> tracer, std::string name,
+              std::string caller = "HookedSession");
+  /// Records Begin.
+  void Begin() override;
+  /// Records AfterCreateSession.
+  void AfterCreateSession(SessionInterface& session, Coordinator* coord) override;
+  /// Records BeforeRun; requests nothing.
+  SessionRunArgs BeforeRun(SessionRunContext& run_context) override;
+  /// Records AfterRun.
+  void AfterRun(SessionRunContext& run_context, const SessionRunValues& run_values) override;
+  /// Records End.
+  void End(SessionInterface& session) override;
+
+ private:
+  void Record(const std::string& method);
+  std::shared_ptr<CallTracer> tracer_;
+  std::string name_;
+  std::string caller_;
+};
+
+/// A pass-through layer that records each Run on its way to the session below, as a call
+/// from `caller` to `name`.
+class TracingSession : public WrappedSession {
+ public:
+  /// Wraps `inner`; records as `name`, called by `caller`.
+  TracingSession(std::unique_ptr<SessionInterface> inner, std::shared_ptr<CallTracer> tracer,
+                 std::string name, std::string caller);
+  /// \cond
+  using WrappedSession::Run;
+  /// \endcond
+  /// Records the call, forwards it, records the return (also when it throws).
+  std::vector<Tensor> Run(const std::vector<Output>& fetches, const FeedDict& feeds = {},
+                          const std::vector<Operation*>& targets = {},
+                          const RunOptions& options = {},
+                          RunMetadata* run_metadata = nullptr) override;
+
+ private:
+  std::shared_ptr<CallTracer> tracer_;
+  std::string name_;
+  std::string caller_;
+};
+
+}  // namespace mts
+
+#endif  // MTS_SRC_03_HOOKED_CALL_TRACER_H_
