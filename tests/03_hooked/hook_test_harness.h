@@ -21,6 +21,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -29,6 +30,7 @@
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"
 #include "src/03_hooked/hooked_session.h"
+#include "src/platform/logging.h"
 
 namespace mts {
 
@@ -114,6 +116,18 @@ class HookTestHarness {
   SessionWrapper wrap_;
   std::unique_ptr<HookedSession> hooked_;
 };
+
+/// The captured messages without glog's prefix ("I1130 15:04:05.123456 file.cc:42] "), so a
+/// test can compare whole messages.
+inline std::vector<std::string> LoggedMessages(const ScopedLogCapture& capture) {
+  std::vector<std::string> messages;
+  for (const std::string& line : capture.lines()) {
+    const size_t end_of_prefix = line.find("] ");
+    messages.push_back(end_of_prefix == std::string::npos ? line
+                                                          : line.substr(end_of_prefix + 2));
+  }
+  return messages;
+}
 
 }  // namespace mts
 
