@@ -1,0 +1,252 @@
+// saver.cc: Save (one Run, one atomic file, then the state file, then rotation) and Restore
+// (validate everything, then one grouped assign).
+#include "src/02_chief_worker/saver.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+#include "src/01_session/array_ops.h"
+#include "src/01_session/errors.h"
+#include "src/01_session/graph.h"
+#include "src/02_chief_worker/checkpoint_file.h"
+#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/platform/logging.h"
+
+namespace mts {
+namespace {
+
+constexpr double kSecondsPerHour = 3600.0;
+
+// The time a file was last modified, in seconds since the epoch; nullopt if there is none.
+// The FileSystem interface has no such call, so this asks stat(2) directly: it serves only
+// RecoverLastCheckpoints, whose paths are real files on the local disk.
+std::optional<double> ModificationTime(const std::string& path) {
+  struct stat info;
+  if (::stat(path.c_str(), &info) != 0) return std::nullopt;
+  return static_cast<double>(info.st_mtim.tv_sec) +
+         static_cast<double>(info.st_mtim.tv_nsec) / 1e9;
+}
+
+std::string ShapeAndDtype(const TensorShape& shape, DataType dtype) {
+  return "shape " + shape.ToString() + " and dtype " + DataTypeName(dtype);
+}
+
+}  // namespace
+
+Saver::Saver(std::vector<Variable> var_list, SaverOptions options) : options_(options) {
+  if (options_.clock == nullptr) options_.clock = RealClock();
+  if (options_.file_system == nullptr) options_.file_system = DefaultFileSystem();
+  next_checkpoint_time_ = Now() + options_.keep_checkpoint_every_n_hours * kSecondsPerHour;
+  if (var_list.empty()) var_list = GlobalVariables();
+  if (var_list.empty()) {
+    if (!options_.allow_empty) throw ValueError("No variables to save");
+    return;  // An empty saver: Save writes nothing, Restore does nothing.
+  }
+
+  Graph* graph = var_list.front().graph();
+  std::set<std::string> names;
+  for (const Variable& v : var_list) {
+    if (v.op() == nullptr) throw ValueError("Saver: the variable list holds a null Variable");
+    if (v.graph() != graph) {
+      throw ValueError("Saver: variables '" + var_list.front().name() + "' and '" + v.name() +
+                       "' belong to different graphs");
+    }
+    if (!names.insert(v.name()).second) {
+      throw ValueError("At least two variables have the same name: " + v.name());
+    }
+  }
+  if (graph->finalized()) {
+    throw RuntimeError("Saver: graph is finalized; make the Saver while building the graph");
+  }
+
+  // One placeholder and one Assign per variable, grouped, so that a restore is a single Run
+  // that assigns every variable or, if anything is fed wrongly, none.
+  DefaultGraphScope as_default(*graph);
+  NameScope scope(*graph, "save");
+  std::vector<Operation*> assigns;
+  for (const Variable& v : var_list) {
+    Output value = Placeholder(v.dtype(), v.shape(), "restore_value");
+    restore_placeholders_.push_back(value);
+    assigns.push_back(v.Assign(value).op());
+  }
+  restore_op_ = Group(assigns, "restore_all");
+  variables_ = std::move(var_list);
+}
+
+double Saver::Now() const {
+  return static_cast<double>(options_.clock->WallTimeMicros()) / 1e6;
+}
+
+std::optional<std::string> Saver::Save(SessionInterface& session, const std::string& save_path,
+                                       std::optional<int64_t> global_step,
+                                       const std::string& latest_filename, bool write_state) {
+  if (latest_filename.find('/') != std::string::npos) {
+    throw ValueError("'latest_filename' must not contain path components");
+  }
+  std::string prefix = save_path;
+  if (global_step) {
+    char step[32];
+    std::snprintf(step, sizeof(step), options_.pad_step_number ? "-%08lld" : "-%lld",
+                  static_cast<long long>(*global_step));
+    prefix += step;
+  } else if (Basename(save_path) == latest_filename) {
+    throw ValueError("'latest_filename' collides with 'save_path': '" + latest_filename +
+                     "' and '" + save_path + "'");
+  }
+  if (empty()) return std::nullopt;
+
+  FileSystem& fs = *options_.file_system;
+  const std::string save_dir = Dirname(save_path);
+  try {
+    // [mts:atomic-save]
+    // 1. Read every variable in one Run, so the checkpoint is one consistent snapshot.
+    std::vector<Output> reads;
+    for (const Variable& v : variables_) reads.push_back(v.value());
+    const std::vector<Tensor> values = session.Run(reads);
+    std::vector<NamedTensor> tensors;
+    for (size_t i = 0; i < variables_.size(); ++i) {
+      tensors.emplace_back(variables_[i].name(), values[i]);
+    }
+    // 2. Write the checkpoint: temporary name, fsync, rename. Until the rename completes
+    //    nothing points at it; after, it is whole.
+    WriteCheckpoint(fs, prefix, tensors);
+    if (write_state) {
+      // 3. Name it in the state file, atomically replaced. A crash before this leaves the
+      //    old state file naming the old, whole checkpoints.
+      auto [kept, to_delete] = RecordLastCheckpoint(prefix);
+      std::vector<std::string> kept_paths;
+      for (const auto& [path, time] : kept) kept_paths.push_back(path);
+      UpdateCheckpointStateFile(save_dir, prefix, kept_paths, latest_filename,
+                                options_.save_relative_paths, &fs);
+      last_checkpoints_ = std::move(kept);
+      checkpoints_to_be_deleted_ = std::move(to_delete);
+      // 4. Only now delete the oldest: the state file no longer names it.
+      MaybeDeleteOldCheckpoints();
+    }
+    // [mts:atomic-save-end]
+  } catch (const OpError& e) {
+    if ((e.code() == ErrorCode::kNotFound || e.code() == ErrorCode::kFailedPrecondition) &&
+        !save_dir.empty() && !fs.Exists(save_dir)) {
+      throw ValueError("Parent directory of " + save_path + " doesn't exist, can't save.");
+    }
+    throw;
+  }
+  return prefix;
+}
+
+std::pair<Saver::TimedPaths, Saver::TimedPaths> Saver::RecordLastCheckpoint(
+    const std::string& path) const {
+  TimedPaths kept = last_checkpoints_;
+  TimedPaths to_delete = checkpoints_to_be_deleted_;
+  if (options_.max_to_keep <= 0) return {kept, to_delete};  // Tracks nothing.
+  // Saving to a tracked path again moves it to the newest place.
+  kept.erase(std::remove_if(kept.begin(), kept.end(),
+                            [&](const auto& entry) { return entry.first == path; }),
+             kept.end());
+  kept.emplace_back(path, Now());
+  if (kept.size() > static_cast<size_t>(options_.max_to_keep)) {
+    to_delete.push_back(kept.front());
+    kept.erase(kept.begin());
+  }
+  return {kept, to_delete};
+}
+
+void Saver::MaybeDeleteOldCheckpoints() {
+  // At most one per save, as TensorFlow does.
+  if (checkpoints_to_be_deleted_.empty()) return;
+  const auto [path, time] = checkpoints_to_be_deleted_.front();
+  checkpoints_to_be_deleted_.erase(checkpoints_to_be_deleted_.begin());
+  if (time > next_checkpoint_time_) {
+    // Kept forever: it leaves the tracked list, so it is never deleted and never listed.
+    next_checkpoint_time_ += options_.keep_checkpoint_every_n_hours * kSecondsPerHour;
+    return;
+  }
+  try {
+    options_.file_system->DeleteFile(path);
+  } catch (const OpError& e) {
+    // A checkpoint that cannot be deleted costs disk space, not correctness: the new one is
+    // saved and named. Training goes on.
+    MTS_LOG(WARNING) << "Ignoring: " << e.what();
+  }
+}
+
+void Saver::Restore(SessionInterface& session, const std::string& save_path) {
+  if (empty()) return;
+  FileSystem& fs = *options_.file_system;
+  if (!fs.Exists(save_path)) {
+    throw ValueError("The passed save_path is not a valid checkpoint: " + save_path);
+  }
+  MTS_LOG(INFO) << "Restoring parameters from " << save_path;
+  // [mts:restore-all-or-nothing]
+  // Everything that can be wrong with the file is found before any variable changes: the
+  // index (CheckpointReader), the names, dtypes and shapes, every tensor's checksum. Only
+  // then does one Run assign all variables together.
+  CheckpointReader reader(fs, save_path);
+  std::string missing;
+  int num_missing = 0;
+  for (const Variable& v : variables_) {
+    if (reader.Has(v.name())) continue;
+    missing += (num_missing++ == 0 ? "" : ", ") + v.name();
+  }
+  if (num_missing > 0) {
+    throw NotFoundError("Restoring from checkpoint failed: " + std::to_string(num_missing) +
+                        " variable(s) of the graph are not in checkpoint " + save_path + ": " +
+                        missing + ". The graph differs from the one that wrote the " +
+                        "checkpoint: was a variable added or renamed?");
+  }
+  FeedDict feeds;
+  for (size_t i = 0; i < variables_.size(); ++i) {
+    const Variable& v = variables_[i];
+    const CheckpointTensorInfo& stored = reader.Info(v.name());
+    if (stored.dtype != v.dtype() || stored.shape != v.shape()) {
+      throw InvalidArgumentError("Restoring from checkpoint failed: variable '" + v.name() +
+                                 "' has " + ShapeAndDtype(v.shape(), v.dtype()) +
+                                 " in the graph but " +
+                                 ShapeAndDtype(stored.shape, stored.dtype) +
+                                 " in checkpoint " + save_path);
+    }
+    feeds.emplace(restore_placeholders_[i], reader.Read(v.name()));
+  }
+  session.Run({}, feeds, {restore_op_});
+  // [mts:restore-all-or-nothing-end]
+}
+
+std::vector<std::string> Saver::last_checkpoints() const {
+  std::vector<std::string> paths;
+  for (const auto& [path, time] : last_checkpoints_) paths.push_back(path);
+  return paths;
+}
+
+void Saver::SetLastCheckpointsWithTime(std::vector<std::pair<std::string, double>> checkpoints) {
+  last_checkpoints_ = std::move(checkpoints);
+}
+
+void Saver::RecoverLastCheckpoints(const std::vector<std::string>& paths) {
+  std::vector<std::pair<std::string, double>> found;
+  for (const std::string& path : paths) {
+    if (std::optional<double> mtime = ModificationTime(path)) found.emplace_back(path, *mtime);
+  }
+  SetLastCheckpointsWithTime(std::move(found));
+}
+
+std::shared_ptr<Saver> GetSaverOrDefault(Graph* graph) {
+  Graph& g = graph != nullptr ? *graph : GetDefaultGraph();
+  std::vector<std::shared_ptr<Saver>> savers =
+      g.GetCollection<std::shared_ptr<Saver>>(GraphKeys::kSavers);
+  if (savers.size() > 1) {
+    throw RuntimeError(
+        "More than one item in collection savers. Pass the one to use to the Scaffold.");
+  }
+  if (savers.size() == 1) return savers.front();
+  DefaultGraphScope as_default(g);
+  SaverOptions options;
+  options.allow_empty = true;
+  auto saver = std::make_shared<Saver>(GlobalVariables(&g), options);
+  g.AddToCollection(GraphKeys::kSavers, saver);
+  return saver;
+}
+
+}  // namespace mts
