@@ -1,0 +1,225 @@
+#include "src/03_hooked/file_writer.h"
+
+#include <unistd.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <utility>
+
+#include "src/01_session/errors.h"
+#include "src/platform/logging.h"
+
+namespace mts {
+namespace {
+
+std::string Hostname() {
+  char name[256] = {};
+  if (gethostname(name, sizeof(name) - 1) != 0 || name[0] == '\0') return "localhost";
+  return name;
+}
+
+}  // namespace
+
+FileWriter::FileWriter(const std::string& logdir, int max_queue, double flush_secs,
+                       const std::string& filename_suffix, Clock* clock, FileSystem* fs)
+    : logdir_(logdir),
+      max_queue_(max_queue > 0 ? static_cast<size_t>(max_queue) : 0),
+      flush_micros_(static_cast<int64_t>(flush_secs * 1e6)),
+      filename_suffix_(filename_suffix),
+      clock_(clock != nullptr ? clock : RealClock()),
+      fs_(fs != nullptr ? fs : DefaultFileSystem()) {
+  fs_->CreateDirectories(logdir_);
+  // TensorFlow's InitWithSuffix: a writer given a suffix makes its file straight away.
+  if (!filename_suffix_.empty()) OpenFile();
+  StartThread();
+}
+
+FileWriter::~FileWriter() {
+  try {
+    Close();
+  } catch (const std::exception& e) {
+    // A destructor must not throw; a caller who needed to know called Close itself.
+    MTS_LOG(ERROR) << "FileWriter for " << logdir_ << ": closing failed: " << e.what();
+  }
+}
+
+std::string FileWriter::filename() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return filename_;
+}
+
+bool FileWriter::closed() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return closed_;
+}
+
+double FileWriter::WallTimeSeconds() const {
+  return static_cast<double>(clock_->WallTimeMicros()) / 1e6;
+}
+
+void FileWriter::AddEvent(const tensorflow::Event& event) { Enqueue(event); }
+
+void FileWriter::AddSummary(const tensorflow::Summary& summary, int64_t global_step) {
+  tensorflow::Event event;
+  event.set_wall_time(WallTimeSeconds());
+  event.set_step(global_step);
+  *event.mutable_summary() = summary;
+  {
+    // TensorBoard needs a tag's metadata (which plugin shows it) once; repeating it with
+    // every value would only grow the file.
+    std::lock_guard<std::mutex> lock(mu_);
+    for (tensorflow::Summary::Value& value : *event.mutable_summary()->mutable_value()) {
+      if (!value.has_metadata()) continue;
+      if (!seen_summary_tags_.insert(value.tag()).second) value.clear_metadata();
+    }
+  }
+  Enqueue(event);
+}
+
+void FileWriter::AddSummary(const std::string& serialized_summary, int64_t global_step) {
+  tensorflow::Summary summary;
+  if (!summary.ParseFromString(serialized_summary)) {
+    throw InvalidArgumentError("FileWriter::AddSummary: the bytes are not a tensorflow.Summary");
+  }
+  AddSummary(summary, global_step);
+}
+
+void FileWriter::AddSessionLog(const tensorflow::SessionLog& session_log, int64_t global_step) {
+  tensorflow::Event event;
+  event.set_wall_time(WallTimeSeconds());
+  event.set_step(global_step);
+  *event.mutable_session_log() = session_log;
+  Enqueue(event);
+}
+
+void FileWriter::Enqueue(const tensorflow::Event& event) {
+  std::string record = event.SerializeAsString();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!closed_) {
+      queue_.push_back(std::move(record));
+      ++enqueued_;
+      if (max_queue_ > 0 && queue_.size() >= max_queue_) wake_cv_.notify_all();
+      return;
+    }
+  }
+  MTS_LOG(WARNING) << "Attempting to use a closed FileWriter (" << logdir_
+                   << "). The event is dropped; call Reopen() to write again.";
+}
+
+void FileWriter::Flush() {
+  std::unique_lock<std::mutex> lock(mu_);
+  if (!closed_ && flushed_through_ < enqueued_) {
+    const uint64_t target = enqueued_;
+    flush_requested_ = true;
+    wake_cv_.notify_all();
+    flushed_cv_.wait(lock, [&] { return flushed_through_ >= target; });
+  }
+  if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+}
+
+void FileWriter::Close() {
+  std::lock_guard<std::mutex> lifecycle(lifecycle_mu_);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (closed_) return;
+    // From here adds are dropped; the thread writes what is already queued, then returns.
+    closed_ = true;
+    stop_requested_ = true;
+    wake_cv_.notify_all();
+  }
+  thread_.join();
+  std::exception_ptr error;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_requested_ = false;
+    error = std::exchange(error_, nullptr);
+  }
+  try {
+    if (file_ != nullptr) file_->Close();
+  } catch (...) {
+    if (!error) error = std::current_exception();
+  }
+  file_.reset();  // The next write, after Reopen, starts a new file.
+  if (error) std::rethrow_exception(error);
+}
+
+void FileWriter::Reopen() {
+  std::lock_guard<std::mutex> lifecycle(lifecycle_mu_);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!closed_) return;
+    closed_ = false;
+  }
+  StartThread();
+}
+
+void FileWriter::StartThread() {
+  thread_ = std::thread([this] { Run(); });
+}
+
+// [mts:flush-thread]
+void FileWriter::Run() {
+  std::unique_lock<std::mutex> lock(mu_);
+  int64_t next_flush = clock_->NowMicros() + flush_micros_;
+  for (;;) {
+    const bool asked = clock_->WaitFor(lock, wake_cv_, next_flush - clock_->NowMicros(), [&] {
+      return stop_requested_ || flush_requested_ || (max_queue_ > 0 && queue_.size() >= max_queue_);
+    });
+    if (!asked && clock_->NowMicros() < next_flush) continue;  // Woken early, for nothing.
+
+    // Take the whole queue and write it without the lock, so adds never wait for the disk.
+    const bool stopping = stop_requested_;
+    flush_requested_ = false;
+    std::deque<std::string> batch;
+    batch.swap(queue_);
+    const uint64_t through = enqueued_;
+    lock.unlock();
+    std::exception_ptr error = WriteBatch(batch);
+    lock.lock();
+
+    if (error && !error_) error_ = error;
+    flushed_through_ = through;
+    flushed_cv_.notify_all();
+    next_flush = clock_->NowMicros() + flush_micros_;
+    if (stopping) return;
+  }
+}
+// [mts:flush-thread-end]
+
+std::exception_ptr FileWriter::WriteBatch(const std::deque<std::string>& batch) {
+  if (batch.empty()) return nullptr;  // Nothing new since the last sync.
+  try {
+    if (file_ == nullptr) OpenFile();
+    for (const std::string& record : batch) file_->WriteRecord(record);
+    file_->Sync();
+    return nullptr;
+  } catch (...) {
+    // Reported by the next Flush or Close, on the caller's thread; this batch is lost.
+    return std::current_exception();
+  }
+}
+
+// [mts:first-event]
+void FileWriter::OpenFile() {
+  // The name and the first record carry the same whole second.
+  const int64_t seconds = clock_->WallTimeMicros() / 1000000;
+  char stamp[32];
+  std::snprintf(stamp, sizeof(stamp), "%010" PRId64, seconds);
+  const std::string path = JoinPath(
+      logdir_, std::string("events.out.tfevents.") + stamp + "." + Hostname() + filename_suffix_);
+  auto file = std::make_unique<RecordWriter>(fs_->NewWritableFile(path));
+
+  tensorflow::Event first;
+  first.set_wall_time(static_cast<double>(seconds));
+  first.set_file_version(kFileVersion);
+  file->WriteRecord(first.SerializeAsString());
+  file->Sync();  // A reader can tell at once that this is an event file.
+
+  file_ = std::move(file);
+  std::lock_guard<std::mutex> lock(mu_);
+  filename_ = path;
+}
+// [mts:first-event-end]
+
+}  // namespace mts
