@@ -83,10 +83,12 @@ class SecondOrStepTimer {
   void Reset();
 
  private:
-  std::optional<double> every_secs_;
+  // Time is kept in the clock's whole microseconds, so "0.1 s after 0.2 s" is exactly
+  // 0.3 s and a FakeClock test triggers where its arithmetic says it should.
+  std::optional<int64_t> every_micros_;
   std::optional<int64_t> every_steps_;
   Clock* clock_;
-  std::optional<double> last_triggered_time_;  // Seconds on clock_, set with the step.
+  std::optional<int64_t> last_triggered_micros_;  // On clock_, set with the step.
   std::optional<int64_t> last_triggered_step_;
 };
 

@@ -62,6 +62,18 @@ TEST(SecondOrStepTimerTest, TriggersEveryNSecondsOfTheClock) {
   EXPECT_FALSE(timer.ShouldTriggerForStep(0));  // Even when due, the last step never repeats.
 }
 
+// Fractional intervals do not drift: triggers every 0.1 s land exactly on 0.1, 0.2, 0.3 s
+// (in floating-point seconds, 0.2 + 0.1 > 0.3 would skip the third).
+TEST(SecondOrStepTimerTest, FractionalSecondsDoNotDrift) {
+  FakeClock clock;
+  SecondOrStepTimer timer = SecondOrStepTimer::EverySecs(0.1, &clock);
+  for (int step = 0; step <= 3; ++step) {
+    EXPECT_TRUE(timer.ShouldTriggerForStep(step)) << "at " << step << " tenths of a second";
+    timer.UpdateLastTriggeredStep(step);
+    clock.Advance(kSecond / 10);
+  }
+}
+
 // The update reports nothing the first time, then the time and steps since the last one.
 TEST(SecondOrStepTimerTest, UpdateReturnsElapsedSecondsAndSteps) {
   FakeClock clock;
