@@ -1,0 +1,64 @@
+#include "src/03_hooked/profiler_hook.h"
+
+#include <utility>
+
+#include "src/01_session/errors.h"
+#include "src/01_session/training_util.h"
+#include "src/03_hooked/timeline.h"
+#include "src/platform/logging.h"
+
+namespace mts {
+
+ProfilerHook::ProfilerHook(std::optional<int64_t> save_steps, std::optional<double> save_secs,
+                           std::string output_dir, bool show_dataflow, bool show_memory,
+                           Clock* clock, FileSystem* fs)
+    : output_dir_(std::move(output_dir)),
+      show_dataflow_(show_dataflow),
+      show_memory_(show_memory),
+      fs_(fs != nullptr ? fs : DefaultFileSystem()),
+      timer_(save_secs, save_steps, clock) {}
+
+void ProfilerHook::Begin() {
+  next_step_.reset();
+  std::optional<Output> read = GetOrCreateGlobalStepRead();
+  if (!read) throw RuntimeError("Global step should be created to use ProfilerHook.");
+  global_step_read_ = *read;
+}
+
+SessionRunArgs ProfilerHook::BeforeRun(SessionRunContext& run_context) {
+  trace_this_run_ = next_step_.has_value() && timer_.ShouldTriggerForStep(*next_step_);
+  SessionRunArgs args;
+  args.fetches = {global_step_read_};
+  if (trace_this_run_) args.options.trace_level = RunOptions::TraceLevel::kFullTrace;
+  return args;
+}
+
+// [mts:profiler-after-run]
+void ProfilerHook::AfterRun(SessionRunContext& run_context,
+                            const SessionRunValues& run_values) {
+  const int64_t stale_step = run_values.results[0].scalar<int64_t>();
+  // The first run is never traced; it starts the interval, so the first trace comes a full
+  // interval later.
+  if (!next_step_) timer_.UpdateLastTriggeredStep(stale_step);
+  int64_t step = stale_step + 1;
+  if (trace_this_run_) {
+    // The file is named after the exact step this run ended at, so read it.
+    step = run_context.session().Run(global_step_read_).scalar<int64_t>();
+    timer_.UpdateLastTriggeredStep(step);
+    const std::string path = TimelinePath(step);
+    MTS_LOG(INFO) << "Saving timeline for " << step << " into '" << path << "'.";
+    if (!output_dir_.empty()) fs_->CreateDirectories(output_dir_);
+    Timeline timeline(run_values.run_metadata, run_context.session().graph());
+    fs_->WriteFileAtomically(path,
+                             timeline.GenerateChromeTraceFormat(show_dataflow_, show_memory_));
+  }
+  next_step_ = step + 1;
+}
+// [mts:profiler-after-run-end]
+
+std::string ProfilerHook::TimelinePath(int64_t step) const {
+  const std::string name = "timeline-" + std::to_string(step) + ".json";
+  return output_dir_.empty() ? name : JoinPath(output_dir_, name);
+}
+
+}  // namespace mts

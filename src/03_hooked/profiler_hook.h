@@ -1,0 +1,87 @@
+// profiler_hook.h: every N steps or seconds, traces one run and saves its op timings as a
+// Chrome trace, timeline-<step>.json.
+//
+//   RecoverableSession
+//     CoordinatedSession
+//       HookedSession      <-- ProfilerHook asks, through BeforeRun, for a full trace
+//         Chief / Worker
+//           Session        times every op of a traced run into RunMetadata::step_stats
+//
+// Tracing costs time (a clock read around every op), so the hook traces only the runs its
+// SecondOrStepTimer picks. It never traces the first run: that one only arms the timer at
+// the fetched (stale) step. From then on it keeps `next_step`, the step the coming run will
+// end at; when the timer triggers for it, BeforeRun adds RunOptions::TraceLevel::kFullTrace
+// to the run, and AfterRun re-reads the exact step with a raw run and writes
+// <output_dir>/timeline-<step>.json (timeline.h), logging "Saving timeline for <step> into
+// '<path>'.". With save_steps=2 from step 0 the files are timeline-2, -4, -6 ...
+//
+// Difference from TensorFlow: TensorFlow also adds the RunMetadata to the event file of
+// output_dir under the tag "step_<step>" (a FileWriter taken in its constructor); mts's
+// RunMetadata is not a proto and no event is written.
+//
+// Lifecycle: construct; Begin (finds the global step's read tensor, resets next_step);
+// BeforeRun / AfterRun per step.
+//
+// Thread safety: one thread calls a hook.
+//
+// Example:
+//   auto profiler = std::make_shared<ProfilerHook>(/*save_steps=*/100, std::nullopt, "/tmp/run");
+//   HookedSession session(std::move(raw), {profiler});   // then open timeline-100.json
+//                                                        // in ui.perfetto.dev
+//
+// TensorFlow: tf.train.ProfilerHook (tensorflow/python/training/basic_session_run_hooks.py).
+#ifndef MTS_SRC_03_HOOKED_PROFILER_HOOK_H_
+#define MTS_SRC_03_HOOKED_PROFILER_HOOK_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "src/03_hooked/second_or_step_timer.h"
+#include "src/03_hooked/session_run_hook.h"
+#include "src/platform/clock.h"
+#include "src/platform/file_system.h"
+
+namespace mts {
+
+/// Saves a Chrome trace of one run every `save_steps` steps or `save_secs` seconds.
+class ProfilerHook : public SessionRunHook {
+ public:
+  /// TensorFlow's `ProfilerHook(save_steps=None, save_secs=None, output_dir='',
+  /// show_dataflow=True, show_memory=False)`: exactly one of `save_steps` and `save_secs`.
+  /// Files go to `output_dir` (created when the first is written; "" is the working
+  /// directory) through `fs`; seconds are measured on `clock` (null: DefaultFileSystem(),
+  /// RealClock()). `show_dataflow` draws tensor arrows between ops; `show_memory` adds
+  /// nothing in mts (see timeline.h).
+  /// \throws ValueError as SecondOrStepTimer's constructor, with its messages.
+  ProfilerHook(std::optional<int64_t> save_steps, std::optional<double> save_secs,
+               std::string output_dir = "", bool show_dataflow = true,
+               bool show_memory = false, Clock* clock = nullptr, FileSystem* fs = nullptr);
+
+  /// Finds (or makes) the global step's read tensor; forgets next_step.
+  /// \throws RuntimeError("Global step should be created to use ProfilerHook.") if the graph
+  ///   has no global step.
+  void Begin() override;
+  /// Fetches the read tensor; asks for a full trace if the timer triggers at next_step.
+  SessionRunArgs BeforeRun(SessionRunContext& run_context) override;
+  /// Arms the timer on the first run; after a traced run, writes timeline-<step>.json.
+  /// \throws OpError if the file cannot be written.
+  void AfterRun(SessionRunContext& run_context, const SessionRunValues& run_values) override;
+
+  /// The path of the trace for `step`: <output_dir>/timeline-<step>.json.
+  std::string TimelinePath(int64_t step) const;
+
+ private:
+  std::string output_dir_;
+  bool show_dataflow_;
+  bool show_memory_;
+  FileSystem* fs_;
+  SecondOrStepTimer timer_;
+  Output global_step_read_;
+  std::optional<int64_t> next_step_;  // The step the coming run ends at; none before the first.
+  bool trace_this_run_ = false;       // Set by BeforeRun for its AfterRun.
+};
+
+}  // namespace mts
+
+#endif  // MTS_SRC_03_HOOKED_PROFILER_HOOK_H_
