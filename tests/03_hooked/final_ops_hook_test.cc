@@ -7,6 +7,7 @@
 #include "src/01_session/array_ops.h"
 #include "src/01_session/errors.h"
 #include "src/01_session/math_ops.h"
+#include "src/platform/logging.h"
 #include "tests/03_hooked/hook_test_harness.h"
 
 namespace mts {

@@ -6,6 +6,7 @@
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/errors.h"
+#include "src/platform/logging.h"
 #include "tests/03_hooked/hook_test_harness.h"
 #include "tests/testing/fake_clock.h"
 
