@@ -1,0 +1,245 @@
+#include "src/02_chief_worker/session_manager.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+
+#include "src/01_session/errors.h"
+#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/platform/logging.h"
+
+namespace mts {
+
+namespace {
+
+// How an op appears in the failure messages: its name, or "None" as TensorFlow prints it.
+std::string NameOf(const Operation* op) { return op != nullptr ? op->name() : "None"; }
+
+// A C++ function has no printable name; say whether there is one.
+std::string NameOf(const SessionManager::InitFn& fn) { return fn ? "<init_fn>" : "None"; }
+
+std::string Join(const std::vector<std::string>& names) {
+  std::string joined;
+  for (const std::string& name : names) {
+    if (!joined.empty()) joined += ", ";
+    joined += name;
+  }
+  return joined;
+}
+
+// Whole seconds, as TensorFlow's "%d" prints them.
+std::string Secs(double secs) { return std::to_string(static_cast<int64_t>(secs)); }
+
+}  // namespace
+
+SessionManager::SessionManager(SessionManagerOptions options)
+    : local_init_op_(options.local_init_op),
+      ready_op_(std::move(options.ready_op)),
+      ready_for_local_init_op_(std::move(options.ready_for_local_init_op)),
+      graph_(options.graph != nullptr ? options.graph : &GetDefaultGraph()),
+      recovery_wait_secs_(options.recovery_wait_secs),
+      local_init_run_options_(options.local_init_run_options),
+      clock_(options.clock != nullptr ? options.clock : RealClock()) {
+  if (ready_for_local_init_op_ && local_init_op_ == nullptr) {
+    throw ValueError("A ready_for_local_init_op (" + ready_for_local_init_op_->name() +
+                     ") needs a local_init_op to gate; none was given.");
+  }
+}
+
+std::unique_ptr<Session> SessionManager::NewSession(const std::string& master) const {
+  return std::make_unique<Session>(graph_, SessionOptions{master});
+}
+
+void SessionManager::Sleep(double secs) const {
+  clock_->SleepForMicros(static_cast<int64_t>(std::llround(secs * 1e6)));
+}
+
+std::pair<std::unique_ptr<Session>, bool> SessionManager::RestoreCheckpoint(
+    const std::string& master, Saver* saver, const std::string& checkpoint_dir,
+    const std::string& checkpoint_filename_with_path, bool wait_for_checkpoint,
+    double max_wait_secs) const {
+  // TensorFlow makes the session first and validates afterwards, so this mistake leaves an
+  // open session behind. mts checks before making anything.
+  if (!checkpoint_dir.empty() && !checkpoint_filename_with_path.empty()) {
+    throw ValueError("Can not provide both checkpoint_dir and checkpoint_filename_with_path.");
+  }
+  std::unique_ptr<Session> session = NewSession(master);
+  if (saver == nullptr || (checkpoint_dir.empty() && checkpoint_filename_with_path.empty())) {
+    return {std::move(session), false};
+  }
+  if (!checkpoint_filename_with_path.empty()) {
+    saver->Restore(*session, checkpoint_filename_with_path);
+    return {std::move(session), true};
+  }
+
+  // Waiting is counted in sleeps, not read off the clock, as TensorFlow counts it.
+  double waited = 0;
+  std::optional<CheckpointState> state = GetCheckpointState(checkpoint_dir);
+  while (!state || state->model_checkpoint_path.empty()) {
+    if (!wait_for_checkpoint || waited >= max_wait_secs) return {std::move(session), false};
+    MTS_LOG(INFO) << "Waiting for checkpoint to be available.";
+    Sleep(recovery_wait_secs_);
+    waited += recovery_wait_secs_;
+    state = GetCheckpointState(checkpoint_dir);
+  }
+  saver->Restore(*session, state->model_checkpoint_path);
+  // Let the saver go on deleting old checkpoints where the previous run left off.
+  saver->RecoverLastCheckpoints(state->all_model_checkpoint_paths);
+  return {std::move(session), true};
+}
+
+// [mts:ready]
+SessionManager::Readiness SessionManager::Ready(const std::optional<Output>& op,
+                                                Session& session) {
+  Readiness result;
+  if (!op) return result;
+  try {
+    const Tensor value = session.Run(*op);
+    // An int32 result is the legacy form of the ready op (a count, not names): TensorFlow
+    // takes it as "ready" whatever it holds, and so does mts.
+    if (value.dtype() == DataType::kInt32 || value.num_elements() == 0) return result;
+    result.ready = false;
+    result.missing = value.ToVector<std::string>();
+    result.message = "Variables not initialized: " + Join(result.missing);
+  } catch (const FailedPreconditionError& e) {
+    // A ready op that reads a variable directly (rather than reporting on it) fails this way
+    // while the variable is unset: that is "not ready", not an error.
+    const std::string text = e.what();
+    if (text.find("uninitialized") == std::string::npos) {
+      MTS_LOG(WARNING) << "Model not ready raised: " << text;
+      throw;
+    }
+    result.ready = false;
+    result.message = text;
+  }
+  return result;
+}
+// [mts:ready-end]
+
+SessionManager::Readiness SessionManager::TryRunLocalInitOp(Session& session) const {
+  if (local_init_op_ == nullptr) return {};
+  Readiness ready_for_local_init = Ready(ready_for_local_init_op_, session);
+  if (!ready_for_local_init.ready) return ready_for_local_init;
+  MTS_LOG(INFO) << "Running local_init_op.";
+  session.Run({}, {}, {local_init_op_}, local_init_run_options_);
+  MTS_LOG(INFO) << "Done running local_init_op.";
+  return {};
+}
+
+// [mts:prepare-session]
+std::unique_ptr<Session> SessionManager::PrepareSession(
+    const std::string& master, Operation* init_op, Saver* saver,
+    const std::string& checkpoint_dir, const std::string& checkpoint_filename_with_path,
+    bool wait_for_checkpoint, double max_wait_secs, const FeedDict& init_feed_dict,
+    const InitFn& init_fn) {
+  // On every error below the unique_ptr closes and frees the session; TensorFlow leaves the
+  // half-prepared session open for the garbage collector.
+  auto [session, restored] = RestoreCheckpoint(master, saver, checkpoint_dir,
+                                               checkpoint_filename_with_path,
+                                               wait_for_checkpoint, max_wait_secs);
+  // 1. Restore, or else initialise: a restored model must not be overwritten by init_op.
+  if (!restored) {
+    if (init_op == nullptr && !init_fn && local_init_op_ == nullptr) {
+      throw RuntimeError(
+          "Model is not initialized and no init_op or init_fn or local_init_op was given");
+    }
+    if (init_op != nullptr) session->Run(init_op, init_feed_dict);
+    if (init_fn) init_fn(*session);
+  }
+  // 2. Local variables, once what they are computed from is set.
+  const Readiness local = TryRunLocalInitOp(*session);
+  if (!local.ready) {
+    throw RuntimeError(
+        "Init operations did not make model ready for local_init.  Init op: " +
+        NameOf(init_op) + ", init fn: " + NameOf(init_fn) + ", error: " + local.message);
+  }
+  // 3. Everything set?
+  const Readiness model = Ready(ready_op_, *session);
+  if (!model.ready) {
+    throw RuntimeError("Init operations did not make model ready.  Init op: " +
+                       NameOf(init_op) + ", init fn: " + NameOf(init_fn) +
+                       ", local_init_op: " + NameOf(local_init_op_) +
+                       ", error: " + model.message);
+  }
+  return std::move(session);
+}
+// [mts:prepare-session-end]
+
+std::pair<std::unique_ptr<Session>, bool> SessionManager::RecoverSession(
+    const std::string& master, Saver* saver, const std::string& checkpoint_dir,
+    const std::string& checkpoint_filename_with_path, bool wait_for_checkpoint,
+    double max_wait_secs) {
+  auto [session, restored] = RestoreCheckpoint(master, saver, checkpoint_dir,
+                                               checkpoint_filename_with_path,
+                                               wait_for_checkpoint, max_wait_secs);
+  // Local init is tried even without a restore, as TensorFlow does.
+  const Readiness local = TryRunLocalInitOp(*session);
+  if (!restored) return {std::move(session), false};
+  const std::string& source =
+      !checkpoint_dir.empty() ? checkpoint_dir : checkpoint_filename_with_path;
+  if (!local.ready) {
+    MTS_LOG(INFO) << "Restoring model from " << source
+                  << " did not make model ready for local init: " << local.message;
+    return {std::move(session), false};
+  }
+  const Readiness model = Ready(ready_op_, *session);
+  if (!model.ready) {
+    MTS_LOG(INFO) << "Restoring model from " << source
+                  << " did not make model ready: " << model.message;
+    return {std::move(session), false};
+  }
+  MTS_LOG(INFO) << "Restored model from " << source;
+  return {std::move(session), true};
+}
+
+// [mts:wait-for-session]
+std::unique_ptr<Session> SessionManager::WaitForSession(const std::string& master,
+                                                        double max_wait_secs) {
+  const double start = clock_->NowSeconds();
+  while (true) {
+    // A new session per attempt: in a distributed job the old one may be on a master that
+    // has since restarted.
+    std::unique_ptr<Session> session = NewSession(master);
+    std::optional<Readiness> model;  // Unset when local init could not run.
+    const Readiness local = TryRunLocalInitOp(*session);
+    if (local.ready) {
+      model = Ready(ready_op_, *session);
+      if (model->ready) return session;
+    }
+    // Session::Close never throws; TensorFlow ignores whatever a close raises here, and a
+    // wrapper that can raise on Close would be swallowed the same way.
+    session->Close();
+    session.reset();
+
+    const double remaining = std::max(0.0, max_wait_secs - (clock_->NowSeconds() - start));
+    if (remaining - recovery_wait_secs_ < 0) {
+      throw DeadlineExceededError("Session was not ready after waiting " + Secs(max_wait_secs) +
+                                  " secs.");
+    }
+    MTS_LOG(INFO) << "Waiting for model to be ready.  Ready_for_local_init_op:  "
+                  << local.message << ", ready: " << (model ? model->message : "None");
+    // Beyond TensorFlow: say plainly what the worker is waiting for and for how long, so a
+    // stuck worker (a chief that never came up, a variable nobody initialises) is obvious.
+    const Readiness& blocking = model ? *model : local;
+    std::ostringstream line;
+    line << "Worker still waiting for ";
+    if (!blocking.missing.empty()) {
+      line << blocking.missing.size() << " uninitialized variable"
+           << (blocking.missing.size() == 1 ? "" : "s") << ": " << Join(blocking.missing);
+    } else {
+      line << "the model: " << blocking.message;
+    }
+    line << "; next check in " << Secs(recovery_wait_secs_) << " secs, ";
+    if (std::isinf(max_wait_secs)) {
+      line << "no deadline.";
+    } else {
+      line << "giving up in " << Secs(remaining) << " secs.";
+    }
+    MTS_LOG(INFO) << line.str();
+    Sleep(recovery_wait_secs_);
+  }
+}
+// [mts:wait-for-session-end]
+
+}  // namespace mts

@@ -1,0 +1,150 @@
+// session_manager.h: makes a session whose model is ready: restored or initialised (the
+// chief), or waited for (a worker).
+//
+//   RecoverableSession
+//     CoordinatedSession
+//       HookedSession
+//         Chief / Worker   the creators (chief_session_creator.h, worker_session_creator.h)
+//                          <-- call this file's PrepareSession / WaitForSession
+//           Session        made fresh here, then restored, initialised, or checked
+//
+// A fresh Session holds no variable values. Somebody must give them values before the first
+// step, and exactly one process should do it: the chief restores the latest checkpoint, or
+// runs the init op when there is none; every other worker waits until the model is ready.
+// "Ready" is answered by running the ready op, which names the variables still unset
+// (empty: ready). Local variables are per process, so every process, chief or worker,
+// initialises its own with the local init op, but only once the global variables they may
+// be computed from are set (the ready-for-local-init op).
+//
+// Lifecycle: construct with the scaffold's three ops; call PrepareSession (chief) or
+// WaitForSession (worker) once per session (re)creation; each returns a new session.
+//
+// Thread safety: a SessionManager is immutable after construction; its methods may be
+// called from several threads at once (each makes its own session).
+//
+// Example (a chief):
+//   SessionManagerOptions options;
+//   options.ready_op = ReportUninitializedVariables();
+//   SessionManager manager(options);
+//   std::unique_ptr<Session> session =
+//       manager.PrepareSession("", GlobalVariablesInitializer(), saver.get(), "/tmp/run");
+//
+// TensorFlow: tf.train.SessionManager (tensorflow/python/training/session_manager.py).
+#ifndef MTS_SRC_02_CHIEF_WORKER_SESSION_MANAGER_H_
+#define MTS_SRC_02_CHIEF_WORKER_SESSION_MANAGER_H_
+
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "src/01_session/graph.h"
+#include "src/01_session/session.h"
+#include "src/02_chief_worker/saver.h"
+#include "src/platform/clock.h"
+
+namespace mts {
+
+/// How a SessionManager checks and completes initialisation; TensorFlow's defaults.
+struct SessionManagerOptions {
+  /// Initialises local variables; run in every session once ready_for_local_init_op allows.
+  Operation* local_init_op = nullptr;
+  /// Names what is not initialised (1-D string tensor); none: the model is always ready.
+  std::optional<Output> ready_op;
+  /// Names what local_init_op still needs; none: local init may always run.
+  std::optional<Output> ready_for_local_init_op;
+  /// The graph sessions are made on; null: the default graph when constructed.
+  Graph* graph = nullptr;
+  /// Seconds between polls while waiting for a model or a checkpoint.
+  double recovery_wait_secs = 30;
+  /// Options for running local_init_op.
+  RunOptions local_init_run_options;
+  /// Where waits go; null: RealClock().
+  Clock* clock = nullptr;
+};
+
+/// Makes sessions whose models are ready (TensorFlow's SessionManager).
+class SessionManager {
+ public:
+  /// An init function as the manager calls it (a Scaffold's BoundInitFn()).
+  using InitFn = std::function<void(SessionInterface&)>;
+
+  /// \throws ValueError if ready_for_local_init_op is given without local_init_op.
+  explicit SessionManager(SessionManagerOptions options = {});
+
+  /// The chief's path. Makes a session on `master`; restores it from
+  /// `checkpoint_filename_with_path`, or from the latest checkpoint in `checkpoint_dir`
+  /// (waiting up to `max_wait_secs` for one to appear if `wait_for_checkpoint`); if nothing
+  /// was restored runs `init_op` with `init_feed_dict`, then `init_fn`. Then runs the local
+  /// init op (once the model is ready for it) and checks the model is ready.
+  /// \throws ValueError("Can not provide both checkpoint_dir and
+  ///   checkpoint_filename_with_path.") before any session is made;
+  ///   RuntimeError("Model is not initialized and no init_op or init_fn or local_init_op was
+  ///   given") when nothing was restored and there is nothing to initialise with;
+  ///   RuntimeError("Init operations did not make model ready for local_init.  Init op: ...,
+  ///   init fn: ..., error: ...");
+  ///   RuntimeError("Init operations did not make model ready.  Init op: ..., init fn: ...,
+  ///   local_init_op: ..., error: ...");
+  ///   whatever restoring, init_op or init_fn raise. After any error the session made is
+  ///   closed and destroyed (TensorFlow leaves it open).
+  std::unique_ptr<Session> PrepareSession(
+      const std::string& master, Operation* init_op = nullptr, Saver* saver = nullptr,
+      const std::string& checkpoint_dir = "", const std::string& checkpoint_filename_with_path = "",
+      bool wait_for_checkpoint = false, double max_wait_secs = 7200,
+      const FeedDict& init_feed_dict = {}, const InitFn& init_fn = nullptr);
+
+  /// Makes a session and restores it if it can, never initialising it; then tries the local
+  /// init op. \returns the session and whether it was restored *and* is ready (a failed
+  /// local init or readiness check is logged, not raised).
+  /// \throws ValueError when both a directory and a file are given; what restoring raises.
+  std::pair<std::unique_ptr<Session>, bool> RecoverSession(
+      const std::string& master, Saver* saver = nullptr, const std::string& checkpoint_dir = "",
+      const std::string& checkpoint_filename_with_path = "", bool wait_for_checkpoint = false,
+      double max_wait_secs = 7200);
+
+  /// A worker's path. Makes a new session, runs the local init op when allowed and checks the
+  /// model is ready; if not, closes it, logs what is missing and how long remains, sleeps
+  /// recovery_wait_secs and tries again with a new session. There is always one attempt.
+  /// \throws DeadlineExceededError("Session was not ready after waiting <N> secs.") once the
+  ///   next sleep would pass `max_wait_secs` (infinity: wait forever); errors of the ready
+  ///   ops other than an "uninitialized" FailedPreconditionError.
+  std::unique_ptr<Session> WaitForSession(
+      const std::string& master,
+      double max_wait_secs = std::numeric_limits<double>::infinity());
+
+  /// The graph sessions are made on.
+  Graph* graph() const { return graph_; }
+
+ private:
+  // The outcome of one readiness check. `message` is "None" when ready; `missing` names the
+  // unset variables when the ready op could say (not when it raised).
+  struct Readiness {
+    bool ready = true;
+    std::string message = "None";
+    std::vector<std::string> missing;
+  };
+
+  std::unique_ptr<Session> NewSession(const std::string& master) const;
+  std::pair<std::unique_ptr<Session>, bool> RestoreCheckpoint(
+      const std::string& master, Saver* saver, const std::string& checkpoint_dir,
+      const std::string& checkpoint_filename_with_path, bool wait_for_checkpoint,
+      double max_wait_secs) const;
+  static Readiness Ready(const std::optional<Output>& op, Session& session);
+  Readiness TryRunLocalInitOp(Session& session) const;
+  void Sleep(double secs) const;
+
+  Operation* local_init_op_;
+  std::optional<Output> ready_op_;
+  std::optional<Output> ready_for_local_init_op_;
+  Graph* graph_;
+  double recovery_wait_secs_;
+  RunOptions local_init_run_options_;
+  Clock* clock_;
+};
+
+}  // namespace mts
+
+#endif  // MTS_SRC_02_CHIEF_WORKER_SESSION_MANAGER_H_
