@@ -50,12 +50,15 @@ class HookTestHarness {
         new_step_(Placeholder(DataType::kInt64, TensorShape{}, "new_step")),
         set_step_(step_.Assign(new_step_).op()) {}
 
+  /// The program's graph (finalized by Start).
   Graph& graph() { return graph_; }
+  /// The global step variable.
   const Variable& step() const { return step_; }
+  /// The train op: adds one to the global step, after its read.
   Operation* train_op() const { return train_op_; }
 
-  /// Steps 1-4 of the lifecycle's first part: Begin, a session at `initial_step`,
-  /// AfterCreateSession, the HookedSession. Returns the HookedSession.
+  /// Begin on every hook, a session at `initial_step` (wrapped by `wrap` if given),
+  /// AfterCreateSession on every hook, and a HookedSession around it, which it returns.
   HookedSession& Start(std::vector<std::shared_ptr<SessionRunHook>> hooks,
                        int64_t initial_step = 0, SessionWrapper wrap = nullptr) {
     hooks_ = std::move(hooks);
@@ -79,6 +82,7 @@ class HookTestHarness {
     return *hooked_;
   }
 
+  /// The HookedSession of the current session. \pre Start() was called.
   HookedSession& hooked() { return *hooked_; }
   /// The session below the hooks (what their run_context.session() is).
   SessionInterface& raw() { return *hooked_->inner(); }
