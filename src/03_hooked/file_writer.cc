@@ -12,6 +12,18 @@
 namespace mts {
 namespace {
 
+// Runs `action`, returning what it throws instead of throwing it: the flush thread hands
+// failures to the next Flush or Close, on the caller's thread.
+template <typename Action>
+std::exception_ptr Try(Action action) {
+  try {
+    action();
+    return nullptr;
+  } catch (...) {
+    return std::current_exception();
+  }
+}
+
 std::string Hostname() {
   char name[256] = {};
   if (gethostname(name, sizeof(name) - 1) != 0 || name[0] == '\0') return "localhost";
@@ -30,7 +42,10 @@ FileWriter::FileWriter(const std::string& logdir, int max_queue, double flush_se
       fs_(fs != nullptr ? fs : DefaultFileSystem()) {
   fs_->CreateDirectories(logdir_);
   // TensorFlow's InitWithSuffix: a writer given a suffix makes its file straight away.
-  if (!filename_suffix_.empty()) OpenFile();
+  if (!filename_suffix_.empty()) {
+    OpenFile(clock_->WallTimeMicros() / 1000000);
+    file_open_ = true;
+  }
   StartThread();
 }
 
@@ -97,9 +112,18 @@ void FileWriter::Enqueue(const tensorflow::Event& event) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (!closed_) {
+      if (!file_open_) {
+        // TensorFlow makes the file at the first write, so its name records when events
+        // began: ask the thread for the file now, named for this second.
+        file_open_ = true;
+        open_requested_ = true;
+        open_seconds_ = clock_->WallTimeMicros() / 1000000;
+      }
       queue_.push_back(std::move(record));
       ++enqueued_;
-      if (max_queue_ > 0 && queue_.size() >= max_queue_) wake_cv_.notify_all();
+      if (open_requested_ || (max_queue_ > 0 && queue_.size() >= max_queue_)) {
+        wake_cv_.notify_all();
+      }
       return;
     }
   }
@@ -133,6 +157,7 @@ void FileWriter::Close() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     stop_requested_ = false;
+    file_open_ = false;  // The next write, after Reopen, starts a new file.
     error = std::exchange(error_, nullptr);
   }
   try {
@@ -140,7 +165,7 @@ void FileWriter::Close() {
   } catch (...) {
     if (!error) error = std::current_exception();
   }
-  file_.reset();  // The next write, after Reopen, starts a new file.
+  file_.reset();
   if (error) std::rethrow_exception(error);
 }
 
@@ -163,52 +188,62 @@ void FileWriter::Run() {
   std::unique_lock<std::mutex> lock(mu_);
   int64_t next_flush = clock_->NowMicros() + flush_micros_;
   for (;;) {
-    const bool asked = clock_->WaitFor(lock, wake_cv_, next_flush - clock_->NowMicros(), [&] {
-      return stop_requested_ || flush_requested_ || (max_queue_ > 0 && queue_.size() >= max_queue_);
+    clock_->WaitFor(lock, wake_cv_, next_flush - clock_->NowMicros(), [&] {
+      return open_requested_ || stop_requested_ || flush_requested_ ||
+             (max_queue_ > 0 && queue_.size() >= max_queue_);
     });
-    if (!asked && clock_->NowMicros() < next_flush) continue;  // Woken early, for nothing.
+    const bool open = std::exchange(open_requested_, false);
+    const bool write = stop_requested_ || flush_requested_ ||
+                       (max_queue_ > 0 && queue_.size() >= max_queue_) ||
+                       clock_->NowMicros() >= next_flush;
+    if (!open && !write) continue;  // Woken early, for nothing.
 
     // Take the whole queue and write it without the lock, so adds never wait for the disk.
     const bool stopping = stop_requested_;
-    flush_requested_ = false;
+    const int64_t open_seconds = open_seconds_;
     std::deque<std::string> batch;
-    batch.swap(queue_);
-    const uint64_t through = enqueued_;
+    uint64_t through = flushed_through_;
+    if (write) {
+      flush_requested_ = false;
+      batch.swap(queue_);
+      through = enqueued_;
+    }
     lock.unlock();
-    std::exception_ptr error = WriteBatch(batch);
+    std::exception_ptr error;
+    if (open) error = Try([&] { OpenFile(open_seconds); });
+    if (!error && !batch.empty()) error = Try([&] { WriteBatch(batch); });
     lock.lock();
 
     if (error && !error_) error_ = error;
-    flushed_through_ = through;
-    flushed_cv_.notify_all();
-    next_flush = clock_->NowMicros() + flush_micros_;
+    if (write) {
+      flushed_through_ = through;
+      flushed_cv_.notify_all();
+      next_flush = clock_->NowMicros() + flush_micros_;
+    }
     if (stopping) return;
   }
 }
 // [mts:flush-thread-end]
 
-std::exception_ptr FileWriter::WriteBatch(const std::deque<std::string>& batch) {
-  if (batch.empty()) return nullptr;  // Nothing new since the last sync.
-  try {
-    if (file_ == nullptr) OpenFile();
-    for (const std::string& record : batch) file_->WriteRecord(record);
-    file_->Sync();
-    return nullptr;
-  } catch (...) {
-    // Reported by the next Flush or Close, on the caller's thread; this batch is lost.
-    return std::current_exception();
-  }
+void FileWriter::WriteBatch(const std::deque<std::string>& batch) {
+  // Only if opening failed earlier (the failure went to error_): try again, named for now.
+  if (file_ == nullptr) OpenFile(clock_->WallTimeMicros() / 1000000);
+  for (const std::string& record : batch) file_->WriteRecord(record);
+  file_->Sync();
 }
 
 // [mts:first-event]
-void FileWriter::OpenFile() {
+void FileWriter::OpenFile(int64_t seconds) {
   // The name and the first record carry the same whole second.
-  const int64_t seconds = clock_->WallTimeMicros() / 1000000;
   char stamp[32];
   std::snprintf(stamp, sizeof(stamp), "%010" PRId64, seconds);
   const std::string path = JoinPath(
       logdir_, std::string("events.out.tfevents.") + stamp + "." + Hostname() + filename_suffix_);
   auto file = std::make_unique<RecordWriter>(fs_->NewWritableFile(path));
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    filename_ = path;
+  }
 
   tensorflow::Event first;
   first.set_wall_time(static_cast<double>(seconds));
@@ -217,8 +252,6 @@ void FileWriter::OpenFile() {
   file->Sync();  // A reader can tell at once that this is an event file.
 
   file_ = std::move(file);
-  std::lock_guard<std::mutex> lock(mu_);
-  filename_ = path;
 }
 // [mts:first-event-end]
 

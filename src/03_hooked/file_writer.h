@@ -14,10 +14,12 @@
 //   - someone calls Flush() (which waits for it) or Close().
 // An idle writer touches nothing.
 //
-// The file is <logdir>/events.out.tfevents.<10-digit unix seconds>.<hostname><suffix>. It is
-// created at the first write (at construction when a suffix is given, as in TensorFlow),
-// and its first record is Event{wall_time: those seconds, file_version: "brain.Event:2"},
-// synced at once, which is how TensorBoard recognises the format. Like TensorFlow, two files
+// The file is <logdir>/events.out.tfevents.<10-digit unix seconds>.<hostname><suffix>. As in
+// TensorFlow it is made when the first event is added (the add wakes the thread, which makes
+// it at once, named for the second of that add), or at construction when a suffix is given.
+// Its first record is Event{wall_time: those seconds, file_version: "brain.Event:2"}, synced
+// at once, which is how TensorBoard recognises the format; the added event itself waits
+// in the queue like any other. Like TensorFlow, two files
 // opened in the same second on the same host get the same name and the second replaces the
 // first: SummaryWriterCache (summary_writer_cache.h) is how a process keeps to one writer
 // per directory.
@@ -87,7 +89,7 @@ class FileWriter {
   static constexpr char kFileVersion[] = "brain.Event:2";
 
   /// Creates `logdir` if needed and starts the flush thread. With a non-empty
-  /// `filename_suffix` the event file is created now, otherwise at the first write.
+  /// `filename_suffix` the event file is created now, otherwise at the first add.
   /// `max_queue` events waiting wake the thread (<= 0: only time and Flush do); it flushes
   /// at most `flush_secs` after the previous flush. `clock` and `fs` default to RealClock()
   /// and DefaultFileSystem(); both must outlive the writer.
@@ -104,7 +106,8 @@ class FileWriter {
   /// The directory given at construction.
   const std::string& logdir() const { return logdir_; }
 
-  /// The path of the event file written last, or "" before the first one is created.
+  /// The path of the newest event file (named as soon as it is created, before its first
+  /// record is synced), or "" before the first one.
   std::string filename() const;
 
   /// Queues `event` exactly as given (the caller sets wall_time and step).
@@ -150,11 +153,11 @@ class FileWriter {
   void StartThread();
   // The flush thread: waits for a reason to write, writes the queue, until Close.
   void Run();
-  // On the flush thread: appends `batch` to the file (opening one if needed) and syncs it;
-  // returns the failure instead of throwing it.
-  std::exception_ptr WriteBatch(const std::deque<std::string>& batch);
-  // Creates a new event file, named for the current second, and writes its first record.
-  void OpenFile();
+  // On the flush thread: appends `batch` to the file and syncs it.
+  void WriteBatch(const std::deque<std::string>& batch);
+  // Creates the event file named for `seconds` since the epoch, writes and syncs its first
+  // record, and makes it the file written to.
+  void OpenFile(int64_t seconds);
 
   const std::string logdir_;
   const size_t max_queue_;  // 0: no limit.
@@ -181,6 +184,10 @@ class FileWriter {
   std::exception_ptr error_;                 // Guarded by mu_. The first unreported failure.
   std::set<std::string> seen_summary_tags_;  // Guarded by mu_. Tags whose metadata went out.
   std::string filename_;                     // Guarded by mu_.
+  // Guarded by mu_. Whether the current file exists or is asked for; false after Close.
+  bool file_open_ = false;
+  bool open_requested_ = false;  // Guarded by mu_. An add asks the thread to make the file,
+  int64_t open_seconds_ = 0;     // Guarded by mu_. named for this second.
 };
 
 }  // namespace mts

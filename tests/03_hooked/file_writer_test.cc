@@ -155,6 +155,22 @@ TEST(FileWriterTest, FileNameHasSecondsAndHostname) {
   EXPECT_EQ(writer.filename(), JoinPath(dir, expected));
 }
 
+// The first add makes the file at once, named for the second of that add, with only the
+// first record in it; the event waits in the queue.
+TEST(FileWriterTest, FirstAddMakesTheFileAtOnce) {
+  FakeClock clock;
+  WatchedFileSystem fs;
+  const std::string dir = NewLogDir("first_add");
+  FileWriter writer(dir, 10, 120, "", &clock, &fs);
+  clock.Advance(3 * kSecond + kSecond / 2);
+  writer.AddSessionLog(Log(tensorflow::SessionLog::START), 5);
+  fs.WaitForSyncs(1);
+  EXPECT_EQ(writer.filename(), JoinPath(dir, "events.out.tfevents.1600000003." + ThisHost()));
+  const std::vector<tensorflow::Event> events = ReadEventFile(writer.filename());
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].wall_time(), kStartSeconds + 3);
+}
+
 // The seconds are zero-padded to ten digits, and a suffix makes the file at construction.
 TEST(FileWriterTest, SuffixAndZeroPaddedSecondsFileMadeAtOnce) {
   FakeClock clock(FakeClock::Mode::kBlocking, 0, /*wall_start_micros=*/123 * kSecond);
@@ -231,10 +247,12 @@ TEST(FileWriterTest, FlushThreadWritesAfterFlushSecs) {
   FileWriter writer(dir, 100, /*flush_secs=*/120, "", &clock, &fs);
   clock.BlockUntilThreadsAsleep(1);  // The flush thread waits, its deadline 120 s away.
   writer.AddSummary(Scalar("loss", 1.0f), 1);
+  fs.WaitForSyncs(1);  // The first add made the file; the summary is still queued.
+  EXPECT_EQ(ReadEventDirectory(dir).size(), 1u);
 
   clock.Advance(119 * kSecond);  // Not yet due: the thread is not woken.
-  EXPECT_TRUE(fs.ListDirectory(dir).empty());
-  EXPECT_EQ(fs.syncs(), 0);
+  EXPECT_EQ(ReadEventDirectory(dir).size(), 1u);
+  EXPECT_EQ(fs.syncs(), 1);
 
   clock.Advance(1 * kSecond);  // Due: the thread writes the first record, then the summary.
   fs.WaitForSyncs(2);
@@ -251,7 +269,8 @@ TEST(FileWriterTest, FlushThreadWritesWhenQueueReachesMaxQueue) {
   FileWriter writer(dir, /*max_queue=*/3, 120, "", &clock, &fs);
   writer.AddSummary(Scalar("a", 1), 1);
   writer.AddSummary(Scalar("b", 2), 2);
-  EXPECT_TRUE(fs.ListDirectory(dir).empty());  // Two queued; the thread still waits.
+  fs.WaitForSyncs(1);  // The file and its first record; the two summaries wait.
+  EXPECT_EQ(ReadEventDirectory(dir).size(), 1u);
 
   writer.AddSummary(Scalar("c", 3), 3);
   fs.WaitForSyncs(2);
