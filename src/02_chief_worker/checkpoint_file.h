@@ -91,9 +91,9 @@ struct CheckpointTensorInfo {
 /// Writes `tensors` to a checkpoint file at `path`, atomically: after a crash at any moment
 /// `path` holds its previous contents (or nothing) or the complete new checkpoint.
 /// Tensors are stored sorted by name.
-/// \throws InvalidArgumentError if a name is empty or repeated, or a tensor is uninitialized;
-///   an OpError from the file system (NotFoundError if the directory is missing). `path` is
-///   unchanged after any error.
+/// \throws InvalidArgumentError if a name is empty or repeated, or a tensor is uninitialized.
+/// \throws OpError from the file system (NotFoundError if the directory is missing).
+/// `path` is unchanged after any error.
 void WriteCheckpoint(FileSystem& fs, const std::string& path,
                      const std::vector<NamedTensor>& tensors);
 
@@ -110,8 +110,9 @@ std::string SerializeCheckpoint(const std::vector<NamedTensor>& tensors);
 class CheckpointReader {
  public:
   /// Reads the file at `path` and verifies its header and index.
-  /// \throws NotFoundError if there is no file; DataLossError naming the file if it is not
-  ///   a checkpoint, is truncated, or its header or index is corrupt.
+  /// \throws NotFoundError if there is no file.
+  /// \throws DataLossError naming the file if it is not a checkpoint, is truncated, or its
+  ///   header or index is corrupt.
   CheckpointReader(FileSystem& fs, const std::string& path);
 
   /// The file read.
@@ -124,8 +125,9 @@ class CheckpointReader {
   const CheckpointTensorInfo& Info(const std::string& name) const;
 
   /// The stored value of `name`, after verifying its checksum.
-  /// \throws NotFoundError if absent; DataLossError naming the file and tensor if its data
-  ///   is corrupt. Never returns a value that differs from what was written.
+  /// \throws NotFoundError if absent.
+  /// \throws DataLossError naming the file and tensor if its data is corrupt.
+  /// Never returns a value that differs from what was written.
   Tensor Read(const std::string& name) const;
 
  private:

@@ -91,9 +91,10 @@ CheckpointState GenerateCheckpointState(const std::string& save_dir,
 /// Atomically replaces "<save_dir>/<latest_filename>" with the state for a save of
 /// `model_checkpoint_path` (see GenerateCheckpointState). With `save_relative_paths`,
 /// absolute paths are first made relative to `save_dir`. `fs` null means DefaultFileSystem().
-/// \throws RuntimeError("Save path '<p>' conflicts with path used for checkpoint state.
-///   Please use a different save path.") if the state file would be the checkpoint itself;
-///   an OpError from the file system. After any error the old state file is unchanged.
+/// \throws RuntimeError "Save path '<p>' conflicts with path used for checkpoint state.
+///   Please use a different save path." if the state file would be the checkpoint itself.
+/// \throws OpError from the file system.
+/// After any error the old state file is unchanged.
 void UpdateCheckpointStateFile(const std::string& save_dir,
                                const std::string& model_checkpoint_path,
                                const std::vector<std::string>& all_model_checkpoint_paths,
@@ -103,7 +104,7 @@ void UpdateCheckpointStateFile(const std::string& save_dir,
 /// The state recorded in "<checkpoint_dir>/<latest_filename>", with relative paths joined
 /// onto `checkpoint_dir`; nullopt if there is no such file, or if it cannot be read or
 /// parsed (both logged as warnings, as TensorFlow does). `fs` null means DefaultFileSystem().
-/// \throws ValueError("Invalid checkpoint state loaded from <checkpoint_dir>") if the file
+/// \throws ValueError "Invalid checkpoint state loaded from <checkpoint_dir>" if the file
 ///   parses but names no model checkpoint.
 std::optional<CheckpointState> GetCheckpointState(const std::string& checkpoint_dir,
                                                   const std::string& latest_filename =

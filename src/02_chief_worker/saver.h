@@ -67,8 +67,9 @@ class Saver {
  public:
   /// A saver over `var_list`, or over every global variable of the default graph when the
   /// list is empty. Adds its restore ops to the variables' graph.
-  /// \throws ValueError("No variables to save") when there are none and !allow_empty;
-  ///   ValueError if two variables share a name; RuntimeError if the graph is finalized.
+  /// \throws ValueError "No variables to save" when there are none and !allow_empty, or
+  ///   when two variables share a name.
+  /// \throws RuntimeError if the graph is finalized.
   explicit Saver(std::vector<Variable> var_list = {}, SaverOptions options = {});
 
   /// Saves every variable's value from `session` to "<save_path>-<global_step>" (or
@@ -77,8 +78,10 @@ class Saver {
   /// An empty saver writes nothing and returns nullopt.
   /// \throws ValueError if latest_filename has a directory component, if the save path's
   ///   basename equals latest_filename, or "Parent directory of <save_path> doesn't exist,
-  ///   can't save."; FailedPreconditionError naming an uninitialised variable. After any
-  ///   error the previous checkpoints and state file are unchanged.
+  ///   can't save.".
+  /// \throws FailedPreconditionError naming an uninitialised variable.
+  /// After any error the previous checkpoints and state file are unchanged (a new
+  /// checkpoint file may exist that the state file does not name).
   std::optional<std::string> Save(SessionInterface& session, const std::string& save_path,
                                   std::optional<int64_t> global_step = std::nullopt,
                                   const std::string& latest_filename = "checkpoint",
@@ -86,10 +89,12 @@ class Saver {
 
   /// Assigns every variable the value stored in the checkpoint at `save_path`.
   /// An empty saver does nothing.
-  /// \throws ValueError("The passed save_path is not a valid checkpoint: <p>") if no file is
-  ///   there; NotFoundError naming the variables missing from the checkpoint;
-  ///   InvalidArgumentError naming a variable whose stored dtype or shape differs;
-  ///   DataLossError naming the file and tensor if the file is corrupt or truncated.
+  /// \throws ValueError "The passed save_path is not a valid checkpoint: <p>" if no file is
+  ///   there.
+  /// \throws NotFoundError naming every variable missing from the checkpoint.
+  /// \throws InvalidArgumentError naming a variable whose stored dtype or shape differs,
+  ///   and both shapes and dtypes.
+  /// \throws DataLossError naming the file (and tensor) if the file is corrupt or truncated.
   ///   Variables are assigned all together or not at all.
   void Restore(SessionInterface& session, const std::string& save_path);
 
