@@ -120,7 +120,7 @@ Variable GetOrCreateGlobalStep(Graph* graph) {
   return CreateGlobalStep(&g);
 }
 
-int64_t GlobalStepValue(Session& session, const Output& step) {
+int64_t GlobalStepValue(SessionInterface& session, const Output& step) {
   if (step.op() != nullptr && !IsIntegerDtype(step.dtype())) {
     throw TypeError("GlobalStepValue: '" + step.name() + "' has dtype " +
                     DataTypeName(step.dtype()) + ", not an integer dtype");

@@ -74,7 +74,7 @@ Variable GetOrCreateGlobalStep(Graph* graph = nullptr);
 /// variable and the read tensor of GetOrCreateGlobalStepRead may be passed.
 /// \throws TypeError if `step` is not of an integer dtype; whatever Session::Run throws
 ///   (FailedPreconditionError while the step is uninitialised).
-int64_t GlobalStepValue(Session& session, const Output& step);
+int64_t GlobalStepValue(SessionInterface& session, const Output& step);
 
 /// The tensor hooks fetch to learn the step, made once per graph and cached in collection
 /// GraphKeys::kGlobalStepReadOpCache; std::nullopt if the graph (the default graph if null)
