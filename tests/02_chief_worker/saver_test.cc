@@ -395,9 +395,18 @@ TEST_F(SaverTest, StateFileHoldsRelativePathsForARelativeDirectoryOrWhenAsked) {
   plain.Save(session, "logs/model.ckpt", 2);
   const std::string state = fs_->ReadFile("logs/checkpoint");
   const std::optional<std::string> latest = LatestCheckpoint("logs");
+  // A save path with no directory at all saves into the working directory. (TensorFlow
+  // raises here, from os.path.relpath(p, ""); mts treats "" as ".".)
+  Saver bare;
+  bare.Save(session, "model.ckpt", 1);
+  bare.Save(session, "model.ckpt", 2);
+  const std::string bare_state = fs_->ReadFile("checkpoint");
+  const std::optional<std::string> bare_latest = LatestCheckpoint("");
   ASSERT_EQ(::chdir(cwd), 0);
   EXPECT_EQ(state, expected);
   EXPECT_EQ(latest, "logs/model.ckpt-2");
+  EXPECT_EQ(bare_state, expected);
+  EXPECT_EQ(bare_latest, "model.ckpt-2");
 }
 
 // max_to_keep keeps the newest N; each save beyond deletes the oldest file.
