@@ -52,8 +52,8 @@ class ChiefSessionCreator : public SessionCreator {
 
   /// Finalizes the scaffold, then SessionManager::PrepareSession: restore, or init_op and
   /// init_fn; local init; ready check. Never waits for a checkpoint to appear.
-  /// \throws what Scaffold::Finalize and SessionManager::PrepareSession throw; no session
-  ///   is left open.
+  /// \throws RuntimeError as Scaffold::Finalize and SessionManager::PrepareSession throw
+  ///   it (and their other exceptions likewise); no session is left open.
   std::unique_ptr<SessionInterface> CreateSession() override;
 
   /// The scaffold sessions are prepared with.

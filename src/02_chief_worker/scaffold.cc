@@ -71,8 +71,22 @@ Scaffold::Scaffold(ScaffoldOptions options)
     if (local_init_op_ == nullptr) local_init_op_ = from->local_init_op_;
     if (!summary_op_) summary_op_ = from->summary_op_;
     if (!saver_) saver_ = from->saver_;
-    if (graph_ == nullptr) graph_ = from->graph_;
   }
+  if (graph_ == nullptr) graph_ = GraphOfAPiece();
+  if (graph_ == nullptr && options.copy_from_scaffold != nullptr) {
+    graph_ = options.copy_from_scaffold->graph_;
+  }
+}
+
+Graph* Scaffold::GraphOfAPiece() const {
+  for (const Operation* op : {init_op_, local_init_op_}) {
+    if (op != nullptr) return op->graph();
+  }
+  for (const std::optional<Output>* output :
+       {&ready_op_, &ready_for_local_init_op_, &summary_op_}) {
+    if (output->has_value()) return (*output)->op()->graph();
+  }
+  return nullptr;
 }
 
 // [mts:scaffold-finalize]

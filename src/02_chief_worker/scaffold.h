@@ -77,8 +77,9 @@ struct ScaffoldOptions {
   /// constructor.
   const Scaffold* copy_from_scaffold = nullptr;
   /// The graph whose collections fill the missing pieces and that Finalize() finalizes.
-  /// Null: copy_from_scaffold's graph if it has one, else the calling thread's default graph
-  /// when Finalize() first runs (TensorFlow always uses the default graph).
+  /// Null: the graph of an op given above (or copied), else copy_from_scaffold's, else the
+  /// calling thread's default graph when Finalize() first runs (TensorFlow always uses the
+  /// default graph; mts's default graph is per thread, and a creator may run on another).
   Graph* graph = nullptr;
 };
 
@@ -129,7 +130,7 @@ class Scaffold {
   const std::optional<Output>& summary_op() const { return summary_op_; }
   /// The Saver (null before Finalize if not given).
   const std::shared_ptr<Saver>& saver() const { return saver_; }
-  /// The graph: as given, or the one Finalize() used; null before Finalize if not given.
+  /// The graph (see ScaffoldOptions::graph); null before Finalize if none could be inferred.
   Graph* graph() const { return graph_; }
 
   /// The standard local init op of `graph` (default graph if null): a group of the local
@@ -138,6 +139,9 @@ class Scaffold {
   static Operation* DefaultLocalInitOp(Graph* graph = nullptr);
 
  private:
+  // The graph of the first piece given, or null.
+  Graph* GraphOfAPiece() const;
+
   Operation* init_op_;
   FeedDict init_feed_dict_;
   ScaffoldInitFn init_fn_;

@@ -36,7 +36,7 @@ class SessionCreator {
   virtual ~SessionCreator() = default;
 
   /// A new session whose model is ready to run; the caller owns it.
-  /// \throws whatever making it ready raises; nothing is left open behind.
+  /// \throws OpError or RuntimeError as making it ready raises them; nothing is left open.
   virtual std::unique_ptr<SessionInterface> CreateSession() = 0;
 };
 

@@ -80,16 +80,16 @@ class SessionManager {
   /// (waiting up to `max_wait_secs` for one to appear if `wait_for_checkpoint`); if nothing
   /// was restored runs `init_op` with `init_feed_dict`, then `init_fn`. Then runs the local
   /// init op (once the model is ready for it) and checks the model is ready.
-  /// \throws ValueError("Can not provide both checkpoint_dir and
-  ///   checkpoint_filename_with_path.") before any session is made;
-  ///   RuntimeError("Model is not initialized and no init_op or init_fn or local_init_op was
-  ///   given") when nothing was restored and there is nothing to initialise with;
-  ///   RuntimeError("Init operations did not make model ready for local_init.  Init op: ...,
-  ///   init fn: ..., error: ...");
-  ///   RuntimeError("Init operations did not make model ready.  Init op: ..., init fn: ...,
-  ///   local_init_op: ..., error: ...");
-  ///   whatever restoring, init_op or init_fn raise. After any error the session made is
-  ///   closed and destroyed (TensorFlow leaves it open).
+  /// \throws ValueError if both a directory and a file are given ("Can not provide both
+  ///   checkpoint_dir and checkpoint_filename_with_path."), before any session is made.
+  /// \throws RuntimeError when nothing was restored and there is nothing to initialise with
+  ///   (`Model is not initialized and no init_op or init_fn or local_init_op was given`);
+  ///   when the local init op may not run (`Init operations did not make model ready for
+  ///   local_init.  Init op: NAME, init fn: FN, error: WHY`); when the ready op still names
+  ///   variables (`Init operations did not make model ready.  Init op: NAME, init fn: FN,
+  ///   local_init_op: NAME, error: WHY`). FN is `<init_fn>` or `None`.
+  /// \throws OpError as restoring, init_op or init_fn raise it.
+  /// After any error the session made is closed and destroyed (TensorFlow leaves it open).
   std::unique_ptr<Session> PrepareSession(
       const std::string& master, Operation* init_op = nullptr, Saver* saver = nullptr,
       const std::string& checkpoint_dir = "", const std::string& checkpoint_filename_with_path = "",
@@ -99,7 +99,8 @@ class SessionManager {
   /// Makes a session and restores it if it can, never initialising it; then tries the local
   /// init op. \returns the session and whether it was restored *and* is ready (a failed
   /// local init or readiness check is logged, not raised).
-  /// \throws ValueError when both a directory and a file are given; what restoring raises.
+  /// \throws ValueError when both a directory and a file are given.
+  /// \throws OpError as restoring raises it.
   std::pair<std::unique_ptr<Session>, bool> RecoverSession(
       const std::string& master, Saver* saver = nullptr, const std::string& checkpoint_dir = "",
       const std::string& checkpoint_filename_with_path = "", bool wait_for_checkpoint = false,
@@ -108,9 +109,10 @@ class SessionManager {
   /// A worker's path. Makes a new session, runs the local init op when allowed and checks the
   /// model is ready; if not, closes it, logs what is missing and how long remains, sleeps
   /// recovery_wait_secs and tries again with a new session. There is always one attempt.
-  /// \throws DeadlineExceededError("Session was not ready after waiting <N> secs.") once the
-  ///   next sleep would pass `max_wait_secs` (infinity: wait forever); errors of the ready
-  ///   ops other than an "uninitialized" FailedPreconditionError.
+  /// \throws DeadlineExceededError `Session was not ready after waiting N secs.` once the
+  ///   next sleep would pass `max_wait_secs` (infinity: wait forever).
+  /// \throws OpError as the ready ops raise it, except a FailedPreconditionError about an
+  ///   uninitialized value (that means "not ready").
   std::unique_ptr<Session> WaitForSession(
       const std::string& master,
       double max_wait_secs = std::numeric_limits<double>::infinity());

@@ -49,8 +49,9 @@ class WorkerSessionCreator : public SessionCreator {
                                 Clock* clock = nullptr);
 
   /// Finalizes the scaffold, then SessionManager::WaitForSession.
-  /// \throws DeadlineExceededError("Session was not ready after waiting <N> secs.") when the
-  ///   model is still not ready after max_wait_secs; what Scaffold::Finalize throws.
+  /// \throws DeadlineExceededError `Session was not ready after waiting N secs.` when the
+  ///   model is still not ready after max_wait_secs.
+  /// \throws RuntimeError as Scaffold::Finalize throws it.
   std::unique_ptr<SessionInterface> CreateSession() override;
 
   /// The scaffold sessions are checked with.

@@ -292,5 +292,25 @@ TEST(ScaffoldGraphTest, UsesTheGraphGivenNotTheDefault) {
   EXPECT_EQ(session.Run(w.value()).scalar<float>(), 1.0f);
 }
 
+// Without ScaffoldOptions::graph, the graph of a piece given is used: a creator may call
+// Finalize on a thread whose default graph is another one.
+TEST(ScaffoldGraphTest, UsesTheGraphOfAPieceGiven) {
+  Graph model;
+  ScaffoldOptions options;
+  {
+    DefaultGraphScope as_default(model);
+    Variable w(Tensor::Scalar(1.0f), "w");
+    options.init_op = GlobalVariablesInitializer();
+  }
+  Scaffold scaffold(options);
+  EXPECT_EQ(scaffold.graph(), &model);
+  Graph other;
+  DefaultGraphScope other_default(other);
+  scaffold.Finalize();
+  EXPECT_TRUE(model.finalized());
+  EXPECT_EQ(other.num_ops(), 0);
+  EXPECT_EQ(scaffold.ready_op()->op()->graph(), &model);
+}
+
 }  // namespace
 }  // namespace mts
