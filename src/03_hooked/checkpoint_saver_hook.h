@@ -1,0 +1,128 @@
+// checkpoint_saver_hook.h: saves a checkpoint when a session is created, every N steps or
+// seconds while training, and once more at the end.
+//
+//   RecoverableSession     after a recovery the new session is saved at once (restored step)
+//     CoordinatedSession
+//       HookedSession      <-- CheckpointSaverHook runs around every step (this file)
+//         Chief / Worker   the chief restores what this hook saved
+//           Session        the Saver reads the variables with an ordinary run
+//
+// What a job has not checkpointed, a crash loses; what it has, the chief's SessionManager
+// restores. So the hook saves at three moments (TensorFlow 1.15 behaviour):
+//   1. AfterCreateSession: at the step the session starts at (0 for a fresh model, the
+//      restored step after a restart or recovery), and the timer starts there.
+//   2. After a run, when SecondOrStepTimer says the interval has passed. The fetched step
+//      is stale (read before the run's increment), so the check has two stages: if the
+//      timer would trigger at stale + 1, read the real step with a raw run; save only if
+//      the timer triggers at *that* step (a run that did not train does not save twice).
+//   3. End: if the final step is not the one last saved.
+// With save_steps=2 from step 0 and five steps: model.ckpt-0, -2, -4, then -5 at End.
+//
+// Each save is: log "Saving checkpoints for <step> into <dir>/<basename>."; every listener's
+// BeforeSave; Saver::Save to "<dir>/<basename>-<step>" (which also rewrites the
+// `checkpoint` state file); a SessionLog CHECKPOINT event at the step, through the
+// SummaryWriterCache writer of checkpoint_dir (its checkpoint_path is the prefix without
+// the step, as TensorFlow writes it); every listener's AfterSave. A listener that returns
+// true from AfterSave stops training after the run that saved.
+//
+// The Saver is the one given, else the Scaffold's (looked up at the first save, after the
+// Scaffold is finalized), else the single Saver in the graph's `savers` collection.
+//
+// Difference from TensorFlow: TensorFlow also writes graph.pbtxt and a graph and meta graph
+// event in AfterCreateSession; mts has no GraphDef and writes neither.
+//
+// Lifecycle: construct; Begin (writer, global-step read, listeners' Begin);
+// AfterCreateSession (save); BeforeRun / AfterRun per step; End (save if needed, listeners'
+// End).
+//
+// Thread safety: one thread calls a hook.
+//
+// Example:
+//   auto saver_hook = std::make_shared<CheckpointSaverHook>(
+//       "/tmp/run", /*save_secs=*/600, /*save_steps=*/std::nullopt);
+//   HookedSession session(std::move(raw), {saver_hook});
+//
+// TensorFlow: tf.train.CheckpointSaverHook
+// (tensorflow/python/training/basic_session_run_hooks.py).
+#ifndef MTS_SRC_03_HOOKED_CHECKPOINT_SAVER_HOOK_H_
+#define MTS_SRC_03_HOOKED_CHECKPOINT_SAVER_HOOK_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/02_chief_worker/saver.h"
+#include "src/03_hooked/checkpoint_saver_listener.h"
+#include "src/03_hooked/file_writer.h"
+#include "src/03_hooked/second_or_step_timer.h"
+#include "src/03_hooked/session_run_hook.h"
+#include "src/platform/clock.h"
+
+namespace mts {
+
+class Scaffold;
+
+/// Saves checkpoints at session creation, every N steps or seconds, and at the end.
+class CheckpointSaverHook : public SessionRunHook {
+ public:
+  /// TensorFlow's `CheckpointSaverHook(checkpoint_dir, save_secs=None, save_steps=None,
+  /// saver=None, checkpoint_basename='model.ckpt', scaffold=None, listeners=None)`: saves
+  /// "<checkpoint_dir>/<checkpoint_basename>-<step>" every `save_secs` seconds (of `clock`,
+  /// RealClock() if null) or every `save_steps` steps, exactly one of the two. The Saver is
+  /// `saver`, else `scaffold`'s, else the graph's; give at most one of `saver` and
+  /// `scaffold`. `listeners` are called around each save, in order.
+  /// \throws ValueError("You cannot provide both saver and scaffold.");
+  ///   ValueError as SecondOrStepTimer's constructor when not exactly one frequency is given.
+  CheckpointSaverHook(std::string checkpoint_dir, std::optional<double> save_secs,
+                      std::optional<int64_t> save_steps,
+                      std::shared_ptr<Saver> saver = nullptr,
+                      std::string checkpoint_basename = "model.ckpt",
+                      std::shared_ptr<const Scaffold> scaffold = nullptr,
+                      std::vector<std::shared_ptr<CheckpointSaverListener>> listeners = {},
+                      Clock* clock = nullptr);
+
+  /// Gets the writer of checkpoint_dir from SummaryWriterCache, finds (or makes) the global
+  /// step's read tensor, and calls every listener's Begin.
+  /// \throws RuntimeError("Global step should be created to use CheckpointSaverHook.") if
+  ///   the graph has no global step; OpError if the writer cannot create checkpoint_dir.
+  void Begin() override;
+  /// Saves a checkpoint at the session's current step and starts the timer there. A
+  /// listener's request to stop is ignored here (there is no run to stop).
+  /// \throws RuntimeError("No items in collection savers. ...") or ("More than one item in
+  ///   collection savers. ...") when no Saver was given and the graph has none, or several;
+  ///   RuntimeError if the Scaffold given has no Saver (it was not finalized); whatever
+  ///   Saver::Save throws. The listeners' BeforeSave may have been called.
+  void AfterCreateSession(SessionInterface& session, Coordinator* coord) override;
+  /// Fetches the global step's read tensor.
+  SessionRunArgs BeforeRun(SessionRunContext& run_context) override;
+  /// Saves if the timer triggers at the real step (the two-stage check above); requests a
+  /// stop if a listener's AfterSave returned true. \throws as AfterCreateSession.
+  void AfterRun(SessionRunContext& run_context, const SessionRunValues& run_values) override;
+  /// Saves if the final step was not saved yet, then calls every listener's End with it.
+  /// \throws as AfterCreateSession.
+  void End(SessionInterface& session) override;
+
+  /// "<checkpoint_dir>/<checkpoint_basename>": the prefix every checkpoint path starts with.
+  const std::string& save_path() const { return save_path_; }
+
+ private:
+  // Saves at `step` with the listener calls around it; true if a listener asked to stop.
+  bool Save(SessionInterface& session, int64_t step);
+  // The Saver to use: given, the scaffold's, or the graph's single one (then cached).
+  std::shared_ptr<Saver> GetSaver(SessionInterface& session);
+
+  std::string checkpoint_dir_;
+  std::string save_path_;
+  std::shared_ptr<Saver> saver_;
+  std::shared_ptr<const Scaffold> scaffold_;
+  std::vector<std::shared_ptr<CheckpointSaverListener>> listeners_;
+  SecondOrStepTimer timer_;
+  std::shared_ptr<FileWriter> summary_writer_;
+  Output global_step_read_;
+};
+
+}  // namespace mts
+
+#endif  // MTS_SRC_03_HOOKED_CHECKPOINT_SAVER_HOOK_H_
