@@ -43,7 +43,7 @@ void ProfilerHook::AfterRun(SessionRunContext& run_context,
   int64_t step = stale_step + 1;
   if (trace_this_run_) {
     // The file is named after the exact step this run ended at, so read it.
-    step = run_context.session().Run(global_step_read_).scalar<int64_t>();
+    step = GlobalStepValue(run_context.session(), global_step_read_);
     timer_.UpdateLastTriggeredStep(step);
     const std::string path = TimelinePath(step);
     MTS_LOG(INFO) << "Saving timeline for " << step << " into '" << path << "'.";

@@ -57,7 +57,7 @@ void StepCounterHook::AfterRun(SessionRunContext& run_context,
   // The same two stages as CheckpointSaverHook: guess from the stale step, then measure at
   // the real one. The first trigger has no previous one to measure from.
   if (timer_.ShouldTriggerForStep(stale_step + kStepsPerRun)) {
-    const int64_t step = run_context.session().Run(global_step_read_).scalar<int64_t>();
+    const int64_t step = GlobalStepValue(run_context.session(), global_step_read_);
     if (timer_.ShouldTriggerForStep(step)) {
       const SecondOrStepTimer::Elapsed elapsed = timer_.UpdateLastTriggeredStep(step);
       // No time at all (a frozen test clock) gives no rate rather than an infinite one.
