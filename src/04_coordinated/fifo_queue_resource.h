@@ -1,0 +1,156 @@
+// fifo_queue_resource.h: one session's state of one FIFOQueue: the elements, the closed flag,
+// and the lines of blocked enqueuers and dequeuers.
+//
+//   RecoverableSession
+//     CoordinatedSession   QueueRunner threads block in here; Close() must wake them
+//       HookedSession
+//         Chief / Worker
+//           Session        <-- its ResourceMgr owns one FIFOQueueResource per FIFOQueue op
+//
+// The graph's FIFOQueue op only declares a queue (capacity, component dtypes and shapes);
+// the elements live here, per session, like a variable's value. The queue ops' kernels
+// (fifo_queue.cc) check their inputs and call one method each; every method that can block
+// does so on this object's mutex, so a kernel blocked in one Run is woken by a kernel of
+// another Run, by a close op, or by the session closing.
+//
+// Fairness, as in TensorFlow: enqueue attempts are served one at a time in arrival order,
+// and so are dequeue attempts. A DequeueMany at the head of the line takes elements as they
+// come (freeing room for producers, so n may exceed the capacity) and makes later dequeuers
+// wait. A Close without cancellation takes its place in the enqueue line: enqueues that
+// arrived before it still complete; only those after it fail.
+//
+// Thread safety: every method may be called from any thread.
+//
+// TensorFlow: QueueBase and FIFOQueue (tensorflow/core/kernels/queue_base.h,
+// fifo_queue.h), whose lines of "attempts" run callbacks; here blocked threads wait on
+// condition variables instead.
+#ifndef MTS_SRC_04_COORDINATED_FIFO_QUEUE_RESOURCE_H_
+#define MTS_SRC_04_COORDINATED_FIFO_QUEUE_RESOURCE_H_
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "src/01_session/op_def.h"
+#include "src/01_session/tensor.h"
+
+namespace mts {
+
+/// What a queue holds, as its FIFOQueueV2 op declares it: one dtype per component, and one
+/// fully defined shape per component or none at all (shapes unspecified).
+struct QueueComponents {
+  std::vector<DataType> dtypes;     ///< Component dtypes, in order.
+  std::vector<TensorShape> shapes;  ///< Component shapes; empty when unspecified.
+};
+
+/// Reads the components back from a FIFOQueueV2 op's attributes ("num_components",
+/// "component_type_<i>", and "shape_<i>" when shapes are specified).
+QueueComponents QueueComponentsOf(const Operation& queue_op);
+
+/// The elements and blocked callers of one FIFOQueue in one session.
+class FIFOQueueResource : public ResourceBase {
+ public:
+  /// One queue element: a tensor per component.
+  using Tuple = std::vector<Tensor>;
+
+  /// An empty, open queue named `name` holding at most `capacity` elements (a negative
+  /// capacity means unbounded). `shapes` is empty when the component shapes are unspecified.
+  FIFOQueueResource(std::string name, int64_t capacity, std::vector<DataType> dtypes,
+                    std::vector<TensorShape> shapes);
+
+  /// Makes the resource for a FIFOQueueV2 op, from its attributes (the OpDef factory).
+  static std::shared_ptr<ResourceBase> Create(const Operation& owner);
+
+  /// Appends one element, waiting for room and for earlier enqueuers.
+  /// \pre `tuple` was validated against the queue's dtypes and shapes.
+  /// \throws CancelledError naming `op_name` if the queue is closed when this enqueue's turn
+  ///   comes ("FIFOQueue 'q' is closed."), if a close with cancel_pending_enqueues catches it
+  ///   waiting, or if the session closes; nothing was added.
+  void Enqueue(Tuple tuple, const std::string& op_name);
+
+  /// Appends the rows of `batch` (each component's first dimension) in order, as room
+  /// appears; no other enqueue interleaves. An empty batch returns at once, closed or not.
+  /// \throws CancelledError as Enqueue; rows added before the cancellation stay queued.
+  void EnqueueMany(const Tuple& batch, const std::string& op_name);
+
+  /// Removes and returns the oldest element, waiting for one and for earlier dequeuers.
+  /// \throws OutOfRangeError naming `op_name` if the queue is closed and empty;
+  ///   CancelledError if the session closes while waiting. The queue is unchanged.
+  Tuple Dequeue(const std::string& op_name);
+
+  /// Removes the `n` oldest elements and returns each component stacked along a new first
+  /// dimension, taking elements as they arrive.
+  /// \pre n >= 0 and the component shapes are specified.
+  /// \throws OutOfRangeError if the queue is closed with fewer than the elements still
+  ///   missing ("requested" counts those, "current size" the queue without them); elements
+  ///   taken so far go back to the front, so the queue is unchanged. CancelledError if the
+  ///   session closes while waiting.
+  Tuple DequeueMany(int64_t n, const std::string& op_name);
+
+  /// Closes the queue: later enqueues fail, dequeues drain what is left, then fail.
+  /// Without `cancel_pending_enqueues` this waits behind the enqueues that arrived earlier
+  /// (they complete first). With it, those waiting enqueues fail at once with
+  /// CancelledError("Enqueue operation was cancelled") and this returns immediately.
+  /// \throws CancelledError if, without cancellation, the queue was already closed
+  ///   ("Queue 'q' is already closed."), or if the session closes while waiting.
+  void CloseQueue(bool cancel_pending_enqueues, const std::string& op_name);
+
+  /// The number of elements in the queue (not counting those a DequeueMany holds).
+  int32_t Size();
+
+  /// The session is closing: every blocked or later call fails with CancelledError.
+  void Close() override;
+
+  /// The queue's name (its FIFOQueue op's name).
+  const std::string& name() const { return name_; }
+
+  /// For tests, the seam that replaces sleeping: blocks until at least `enqueuers` callers
+  /// wait in the enqueue line (enqueues and plain closes) and `dequeuers` in the dequeue line.
+  void WaitForBlockedCallers(int enqueuers, int dequeuers);
+
+ private:
+  bool HasRoomLocked() const;
+  // Pushes `rows` back at the front of the queue, last row first (DequeueMany undoing).
+  void RestoreLocked(std::deque<Tuple>& rows);
+  // Leaves the head of a line: lets the next ticket holder go.
+  void FinishEnqueueTurnLocked();
+  void FinishDequeueTurnLocked();
+  // Waits on `cv` until `ready()`, counted in `blocked` meanwhile (see WaitForBlockedCallers).
+  template <typename Ready>
+  void WaitLocked(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
+                  int& blocked, Ready ready);
+  [[noreturn]] void ThrowSessionClosed(const char* what, const std::string& op_name) const;
+
+  const std::string name_;
+  const int64_t capacity_;
+  const std::vector<DataType> dtypes_;
+  const std::vector<TensorShape> shapes_;
+
+  std::mutex mu_;
+  // Wakes enqueuers (and waiting closes): room appeared, a turn passed, the queue or the
+  // session closed, a cancellation happened.
+  std::condition_variable enqueue_cv_;
+  // Wakes dequeuers: an element arrived, a turn passed, the queue or the session closed.
+  std::condition_variable dequeue_cv_;
+  // Wakes WaitForBlockedCallers: a caller started waiting.
+  std::condition_variable blocked_cv_;
+  std::deque<Tuple> elements_;     // Guarded by mu_.
+  int blocked_enqueuers_ = 0;      // Guarded by mu_.
+  int blocked_dequeuers_ = 0;      // Guarded by mu_.
+  bool closed_ = false;            // Guarded by mu_.
+  bool session_closed_ = false;    // Guarded by mu_.
+  // The two lines: each caller takes the next ticket and waits until it is served.
+  uint64_t next_enqueue_ticket_ = 0;     // Guarded by mu_.
+  uint64_t serving_enqueue_ticket_ = 0;  // Guarded by mu_.
+  uint64_t next_dequeue_ticket_ = 0;     // Guarded by mu_.
+  uint64_t serving_dequeue_ticket_ = 0;  // Guarded by mu_.
+  // Enqueue tickets below this were cancelled by a close with cancel_pending_enqueues.
+  uint64_t cancelled_enqueue_tickets_ = 0;  // Guarded by mu_.
+};
+
+}  // namespace mts
+
+#endif  // MTS_SRC_04_COORDINATED_FIFO_QUEUE_RESOURCE_H_
