@@ -34,10 +34,19 @@ Graph* WrappedSession::graph() const { return inner_ ? inner_->graph() : nullptr
 bool WrappedSession::ShouldStop() {
   if (CheckStop()) return true;
   if (inner_ == nullptr) return true;  // Closed.
+  return InnerShouldStop();
+}
+
+bool WrappedSession::InnerShouldStop() {
   auto* wrapped = dynamic_cast<WrappedSession*>(inner_.get());
   return wrapped != nullptr && wrapped->ShouldStop();
 }
 // [mts:should-stop-end]
+
+void WrappedSession::ResetInner(std::unique_ptr<SessionInterface> inner) {
+  if (inner == nullptr) throw ValueError("A WrappedSession needs a session to wrap.");
+  inner_ = std::move(inner);
+}
 
 void WrappedSession::Close() {
   if (inner_ == nullptr) return;

@@ -58,8 +58,8 @@ class WrappedSession : public SessionInterface {
   /// The inner session's graph, or nullptr after Close().
   Graph* graph() const override;
 
-  /// True if this layer wants to stop (CheckStop), or the inner wrapper does, or the
-  /// session is closed. A raw session never asks to stop.
+  /// True if this layer wants to stop (CheckStop), or the layers below do
+  /// (InnerShouldStop), or the session is closed. A raw session never asks to stop.
   bool ShouldStop();
 
   /// Closes the inner session and forgets it; a second call does nothing. Preemption
@@ -73,6 +73,15 @@ class WrappedSession : public SessionInterface {
  protected:
   /// This layer's own reason to stop; false unless a subclass says otherwise.
   virtual bool CheckStop() { return false; }
+
+  /// Whether the layers below want to stop. The default asks the inner session if it is a
+  /// wrapper (a raw session never asks); the recoverable layer overrides it to rebuild the
+  /// stack on a preemption error instead of letting it escape. \pre inner() is not null.
+  virtual bool InnerShouldStop();
+
+  /// Replaces the inner session by `inner`, closing nothing: the recoverable layer installs
+  /// a new stack here after it closed the old one. \pre inner is not null.
+  void ResetInner(std::unique_ptr<SessionInterface> inner);
 
  private:
   std::unique_ptr<SessionInterface> inner_;
