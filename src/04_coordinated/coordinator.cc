@@ -19,6 +19,26 @@ bool AnyAlive(const std::vector<std::shared_ptr<CoordinatedThread>>& threads) {
                      [](const std::shared_ptr<CoordinatedThread>& t) { return t->IsAlive(); });
 }
 
+// Adds `on_exit` as an exit observer of every thread, and removes it from all of them when
+// it goes out of scope (however the scope is left): after that, `on_exit` never runs again.
+class ExitObservers {
+ public:
+  ExitObservers(const std::vector<std::shared_ptr<CoordinatedThread>>& threads,
+                const std::function<void()>& on_exit) {
+    for (const std::shared_ptr<CoordinatedThread>& thread : threads) {
+      ids_.emplace_back(thread.get(), thread->AddExitObserver(on_exit));
+    }
+  }
+  ~ExitObservers() {
+    for (const auto& [thread, id] : ids_) thread->RemoveExitObserver(id);
+  }
+  ExitObservers(const ExitObservers&) = delete;
+  ExitObservers& operator=(const ExitObservers&) = delete;
+
+ private:
+  std::vector<std::pair<CoordinatedThread*, int>> ids_;
+};
+
 }  // namespace
 
 Coordinator::Coordinator(std::vector<ErrorCode> clean_stop_error_codes, Clock* clock)
@@ -113,17 +133,16 @@ void Coordinator::Join(const std::vector<std::shared_ptr<CoordinatedThread>>& th
     if (std::find(all.begin(), all.end(), thread) == all.end()) all.push_back(thread);
   }
 
-  // Each thread wakes this Join when it ends, so no wait below needs to poll. The observer
-  // takes mu_ before notifying: a thread that ends between a check and the wait cannot slip
-  // its notification in unseen.
-  std::vector<int> observer_ids;
-  for (const std::shared_ptr<CoordinatedThread>& thread : all) {
-    observer_ids.push_back(thread->AddExitObserver([this] {
+  {
+    // Each thread wakes this Join when it ends, so no wait below needs to poll. The observer
+    // takes mu_ before notifying: a thread that ends between a check and the wait cannot
+    // slip its notification in unseen.
+    ExitObservers observers(all, [this] {
       std::lock_guard<std::mutex> lock(mu_);
       cv_.notify_all();
-    }));
-  }
-  {
+    });
+    // Declared after `observers`, so released before they are removed: removing one waits
+    // for a running observer, which may be waiting for mu_.
     std::unique_lock<std::mutex> lock(mu_);
     // 1. Until a stop is requested or no thread is left.
     cv_.wait(lock, [&] { return stop_requested_ || !AnyAlive(all); });
@@ -131,8 +150,6 @@ void Coordinator::Join(const std::vector<std::shared_ptr<CoordinatedThread>>& th
     clock_->WaitFor(lock, cv_, SecondsToMicros(stop_grace_period_secs),
                     [&] { return !AnyAlive(all); });
   }
-  // No observer may run after this Join has returned (it uses `this`).
-  for (size_t i = 0; i < all.size(); ++i) all[i]->RemoveExitObserver(observer_ids[i]);
 
   // 3. Join the OS threads that ended; name the ones that did not.
   std::string stragglers;
