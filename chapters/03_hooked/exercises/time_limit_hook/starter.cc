@@ -1,0 +1,29 @@
+// starter.cc: an exercise of chapter 03, to be completed. Write Begin() and AfterRun() so
+// that time_limit_hook_test passes:
+//
+//   bazel test --define=exercises=starter //chapters/03_hooked/exercises/time_limit_hook:all
+#include "chapters/03_hooked/exercises/time_limit_hook/time_limit_hook.h"
+
+#include <cmath>
+
+#include "src/01_session/errors.h"
+
+namespace mts {
+
+TimeLimitHook::TimeLimitHook(double limit_secs, Clock* clock)
+    : limit_micros_(std::llround(limit_secs * 1e6)),
+      clock_(clock != nullptr ? clock : RealClock()) {
+  if (!(limit_secs > 0)) throw ValueError("TimeLimitHook: limit_secs must be positive");
+}
+
+// [mts:exercise-todo]
+// TODO(student): Begin starts the stopwatch on clock_ (NowMicros(), never the wall time:
+// why?). AfterRun compares the time since then with limit_micros_ and asks for the stop
+// through run_context. The hook needs nothing from the run, so BeforeRun keeps its default.
+void TimeLimitHook::Begin() {}
+
+void TimeLimitHook::AfterRun(SessionRunContext& run_context,
+                             const SessionRunValues& run_values) {}
+// [mts:exercise-todo-end]
+
+}  // namespace mts

@@ -1,0 +1,155 @@
+// time_limit_hook_test.cc: decides whether the time_limit_hook exercise of chapter 03 is done.
+//
+// Time is a FakeClock: it moves only when a test advances it, by exactly as much as the test
+// says, so "a step takes one second" is a line of code, not a sleep.
+#include "chapters/03_hooked/exercises/time_limit_hook/time_limit_hook.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+#include "src/01_session/errors.h"
+#include "src/01_session/session.h"
+#include "src/01_session/training_util.h"
+#include "src/01_session/variables.h"
+#include "src/03_hooked/hooked_session.h"
+#include "tests/testing/fake_clock.h"
+
+namespace mts {
+namespace {
+
+constexpr int64_t kSecond = 1000000;
+
+// A training program (a global step and its increment) run through a HookedSession with one
+// TimeLimitHook on a FakeClock. Each Step() takes `step_micros` of fake time.
+class TimeLimitTest : public ::testing::Test {
+ protected:
+  TimeLimitTest()
+      : as_default_(graph_),
+        step_(GetOrCreateGlobalStep()),
+        train_op_(IncrementGlobalStep().op()),
+        init_(GlobalVariablesInitializer()) {}
+
+  // Begin (the stopwatch starts now), then a session, as MonitoredSession orders them.
+  void Start(double limit_secs) {
+    hook_ = std::make_shared<TimeLimitHook>(limit_secs, &clock_);
+    hook_->Begin();
+    auto raw = std::make_unique<Session>(&graph_);
+    raw->Run(init_);
+    hook_->AfterCreateSession(*raw, nullptr);
+    session_ = std::make_unique<HookedSession>(
+        std::move(raw), std::vector<std::shared_ptr<SessionRunHook>>{hook_});
+  }
+
+  // One training step that takes `micros` of time.
+  void Step(int64_t micros) {
+    clock_.Advance(micros);
+    session_->Run(train_op_);
+  }
+
+  // Steps of `micros` each until the session should stop (at most 1000); returns how many.
+  int StepsUntilStop(int64_t micros) {
+    int steps = 0;
+    while (!session_->ShouldStop() && steps < 1000) {
+      Step(micros);
+      ++steps;
+    }
+    return steps;
+  }
+
+  FakeClock clock_;
+  Graph graph_;
+  DefaultGraphScope as_default_;
+  Variable step_;
+  Operation* train_op_;
+  Operation* init_;
+  std::shared_ptr<TimeLimitHook> hook_;
+  std::unique_ptr<HookedSession> session_;
+};
+
+// The run that ends past the limit is the last: steps end at 1, 2, 3, 4 s; 4 >= 3.5.
+TEST_F(TimeLimitTest, StopsAfterTheFirstRunPastTheLimit) {
+  Start(3.5);
+  EXPECT_EQ(StepsUntilStop(1 * kSecond), 4);
+  EXPECT_TRUE(session_->ShouldStop());
+}
+
+// A run that ends exactly at the limit has used the whole budget.
+TEST_F(TimeLimitTest, ExactlyAtTheLimitStops) {
+  Start(3.0);
+  EXPECT_EQ(StepsUntilStop(1 * kSecond), 3);
+}
+
+// Before the limit, nothing happens, however many steps run.
+TEST_F(TimeLimitTest, DoesNotStopBeforeTheLimit) {
+  Start(10.0);
+  for (int i = 0; i < 99; ++i) Step(100000);  // 9.9 s in all.
+  EXPECT_FALSE(session_->ShouldStop());
+  Step(100000);  // 10.0 s.
+  EXPECT_TRUE(session_->ShouldStop());
+}
+
+// The stopwatch starts at Begin: time that passed before it does not count.
+TEST_F(TimeLimitTest, TimeBeforeBeginDoesNotCount) {
+  clock_.Advance(1000 * kSecond);
+  Start(2.0);
+  ASSERT_TRUE(hook_->start_micros().has_value()) << "Begin did not start the stopwatch";
+  EXPECT_EQ(*hook_->start_micros(), 1000 * kSecond);
+  EXPECT_EQ(StepsUntilStop(1 * kSecond), 2);
+}
+
+// Time spent creating the session counts: the budget is for the whole job.
+TEST_F(TimeLimitTest, SessionCreationCountsAgainstTheBudget) {
+  hook_ = std::make_shared<TimeLimitHook>(5.0, &clock_);
+  hook_->Begin();
+  clock_.Advance(4 * kSecond);  // A slow restore.
+  auto raw = std::make_unique<Session>(&graph_);
+  raw->Run(init_);
+  hook_->AfterCreateSession(*raw, nullptr);
+  session_ = std::make_unique<HookedSession>(
+      std::move(raw), std::vector<std::shared_ptr<SessionRunHook>>{hook_});
+  EXPECT_EQ(StepsUntilStop(1 * kSecond), 1);
+}
+
+// A recovery calls AfterCreateSession again; the budget must not start over.
+TEST_F(TimeLimitTest, ARecoveryDoesNotRestartTheBudget) {
+  Start(4.0);
+  Step(3 * kSecond);
+  EXPECT_FALSE(session_->ShouldStop());
+  // What a recovery does: a new raw session, AfterCreateSession, a new HookedSession.
+  auto raw = std::make_unique<Session>(&graph_);
+  raw->Run(init_);
+  hook_->AfterCreateSession(*raw, nullptr);
+  session_ = std::make_unique<HookedSession>(
+      std::move(raw), std::vector<std::shared_ptr<SessionRunHook>>{hook_});
+  Step(1 * kSecond);  // 4 s since Begin.
+  EXPECT_TRUE(session_->ShouldStop());
+}
+
+// The hook adds nothing to the runs it watches: no fetches, targets or feeds.
+TEST_F(TimeLimitTest, AddsNothingToTheRun) {
+  Start(1.0);
+  const SessionRunArgs original;
+  SessionRunContext context(original, *session_->inner());
+  const SessionRunArgs args = hook_->BeforeRun(context);
+  EXPECT_TRUE(args.fetches.empty());
+  EXPECT_TRUE(args.targets.empty());
+  EXPECT_TRUE(args.feeds.empty());
+}
+
+// Fractions of a second are kept (to the microsecond).
+TEST_F(TimeLimitTest, KeepsFractionsOfASecond) {
+  Start(0.25);
+  EXPECT_EQ(StepsUntilStop(100000), 3);  // 0.1, 0.2, 0.3 s.
+}
+
+// A budget must be positive.
+TEST(TimeLimitHookTest, RefusesANonPositiveLimit) {
+  FakeClock clock;
+  EXPECT_THROW(TimeLimitHook(0.0, &clock), ValueError);
+  EXPECT_THROW(TimeLimitHook(-1.0, &clock), ValueError);
+}
+
+}  // namespace
+}  // namespace mts
