@@ -53,8 +53,8 @@ std::vector<tensorflow::Event> ReadEventDirectory(const std::string& dir, FileSy
   return events;
 }
 
-std::vector<ScalarSummary> ScalarSummaries(const std::vector<tensorflow::Event>& events) {
-  std::vector<ScalarSummary> scalars;
+std::vector<ScalarValue> ScalarSummaries(const std::vector<tensorflow::Event>& events) {
+  std::vector<ScalarValue> scalars;
   for (const tensorflow::Event& event : events) {
     if (!event.has_summary()) continue;
     for (const tensorflow::Summary::Value& value : event.summary().value()) {

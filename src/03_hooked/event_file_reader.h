@@ -12,7 +12,7 @@
 // the (step, tag, value) triples of the scalar summaries, the numbers TensorBoard plots.
 //
 // Example:
-//   for (const ScalarSummary& s : ScalarSummaries(ReadEventDirectory("/tmp/run"))) {
+//   for (const ScalarValue& s : ScalarSummaries(ReadEventDirectory("/tmp/run"))) {
 //     std::cout << s.step << " " << s.tag << " " << s.simple_value << "\n";
 //   }
 //
@@ -79,7 +79,7 @@ std::vector<std::string> ListEventFiles(const std::string& dir, FileSystem* fs =
 std::vector<tensorflow::Event> ReadEventDirectory(const std::string& dir, FileSystem* fs = nullptr);
 
 /// One scalar value of a Summary: the step and wall time of its Event, its tag and value.
-struct ScalarSummary {
+struct ScalarValue {
   int64_t step = 0;        ///< Event.step (0 when the event had none).
   double wall_time = 0;    ///< Event.wall_time, seconds since the epoch.
   std::string tag;         ///< Summary.Value.tag, e.g. "global_step/sec".
@@ -88,7 +88,7 @@ struct ScalarSummary {
 
 /// The scalar values (Summary.Value with simple_value set) of `events`, in order: events
 /// first, then values within a Summary. Histograms, images and other kinds are skipped.
-std::vector<ScalarSummary> ScalarSummaries(const std::vector<tensorflow::Event>& events);
+std::vector<ScalarValue> ScalarSummaries(const std::vector<tensorflow::Event>& events);
 
 }  // namespace mts
 

@@ -300,7 +300,7 @@ TEST(EventFileReaderTest, HistogramBucketsAreExact) {
 // ScalarSummaries gives the (step, tag, value) triples TensorBoard plots: for the MNIST file,
 // 13 cost and 13 accuracy values from SummarySaverHook and 12 steps/sec from StepCounterHook.
 TEST(EventFileReaderTest, ScalarSummariesOfTfDistFile) {
-  const std::vector<ScalarSummary> scalars = ScalarSummaries(
+  const std::vector<ScalarValue> scalars = ScalarSummaries(
       ReadEventFile(TestFile("tfdist-tf1.8-monitoredtrainingsession-mnist.tfevents")));
   ASSERT_EQ(scalars.size(), 13u + 13u + 12u);
   EXPECT_EQ(scalars[0].step, 2);
@@ -317,7 +317,7 @@ TEST(EventFileReaderTest, ScalarSummariesOfTfDistFile) {
   EXPECT_EQ(scalars.back().simple_value, 0.98046875f);
 
   std::vector<int64_t> steps_per_sec_steps;
-  for (const ScalarSummary& s : scalars) {
+  for (const ScalarValue& s : scalars) {
     if (s.tag == "global_step/sec") steps_per_sec_steps.push_back(s.step);
   }
   EXPECT_EQ(steps_per_sec_steps,
@@ -326,10 +326,10 @@ TEST(EventFileReaderTest, ScalarSummariesOfTfDistFile) {
 
 // Histograms are not scalars: the iris file yields only its scalar values (5 + 6).
 TEST(EventFileReaderTest, ScalarSummariesSkipHistograms) {
-  const std::vector<ScalarSummary> scalars =
+  const std::vector<ScalarValue> scalars =
       ScalarSummaries(ReadEventFile(TestFile("tfiris-tf1.8-estimator-dnn-histograms.tfevents")));
   ASSERT_EQ(scalars.size(), 6u + 1u + 6u);
-  for (const ScalarSummary& s : scalars) {
+  for (const ScalarValue& s : scalars) {
     EXPECT_EQ(s.tag.find("/activation"), std::string::npos) << s.tag;
   }
 }

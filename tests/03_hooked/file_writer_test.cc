@@ -229,7 +229,7 @@ TEST(FileWriterTest, EventsRoundTripThroughTheReader) {
   EXPECT_EQ(events[5].wall_time(), 42.5);
   EXPECT_EQ(events[5].step(), 7);
 
-  const std::vector<ScalarSummary> scalars = ScalarSummaries(events);
+  const std::vector<ScalarValue> scalars = ScalarSummaries(events);
   ASSERT_EQ(scalars.size(), 2u);
   EXPECT_EQ(scalars[0].tag, "cost/cost");
   EXPECT_EQ(scalars[0].step, 2);
@@ -274,7 +274,7 @@ TEST(FileWriterTest, FlushThreadWritesWhenQueueReachesMaxQueue) {
 
   writer.AddSummary(Scalar("c", 3), 3);
   fs.WaitForSyncs(2);
-  const std::vector<ScalarSummary> scalars = ScalarSummaries(ReadEventDirectory(dir));
+  const std::vector<ScalarValue> scalars = ScalarSummaries(ReadEventDirectory(dir));
   ASSERT_EQ(scalars.size(), 3u);
   EXPECT_EQ(scalars[2].tag, "c");
   EXPECT_EQ(clock.NowMicros(), 0);
@@ -286,7 +286,7 @@ TEST(FileWriterTest, FlushWaitsUntilEverythingIsWritten) {
   FileWriter writer(NewLogDir("flush"), 1000, 120, "", &clock);
   for (int step = 1; step <= 50; ++step) writer.AddSummary(Scalar("loss", step * 0.5f), step);
   writer.Flush();
-  const std::vector<ScalarSummary> scalars = ScalarSummaries(ReadEventFile(writer.filename()));
+  const std::vector<ScalarValue> scalars = ScalarSummaries(ReadEventFile(writer.filename()));
   ASSERT_EQ(scalars.size(), 50u);
   EXPECT_EQ(scalars[49].step, 50);
   EXPECT_EQ(scalars[49].simple_value, 25.0f);
@@ -389,7 +389,7 @@ TEST(FileWriterTest, WriteFailureIsReportedByFlushOnce) {
   fs.set_fail_appends(false);
   writer.AddSummary(Scalar("ok", 3), 3);
   writer.Flush();
-  const std::vector<ScalarSummary> scalars = ScalarSummaries(ReadEventFile(writer.filename()));
+  const std::vector<ScalarValue> scalars = ScalarSummaries(ReadEventFile(writer.filename()));
   ASSERT_EQ(scalars.size(), 2u);
   EXPECT_EQ(scalars[1].step, 3);
 }

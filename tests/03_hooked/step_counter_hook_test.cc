@@ -37,7 +37,7 @@ class StepCounterHookTest : public ::testing::Test {
   }
 
   // The scalar summaries in dir_'s event file, after flushing its writer.
-  std::vector<ScalarSummary> Scalars() {
+  std::vector<ScalarValue> Scalars() {
     SummaryWriterCache::Get(dir_)->Flush();
     return ScalarSummaries(ReadEventDirectory(dir_));
   }
@@ -84,7 +84,7 @@ TEST_F(StepCounterHookTest, RecordsTheRateEveryNSteps) {
   ScopedLogCapture capture;
   Steps(11, 100);
   Steps(10, 50);  // Twice as fast: 20 steps/sec.
-  const std::vector<ScalarSummary> scalars = Scalars();
+  const std::vector<ScalarValue> scalars = Scalars();
   ASSERT_EQ(scalars.size(), 2u);
   EXPECT_EQ(scalars[0].tag, "global_step/sec");
   EXPECT_EQ(scalars[0].step, 11);
@@ -100,7 +100,7 @@ TEST_F(StepCounterHookTest, RecordsTheRateEveryNSeconds) {
   auto hook = std::make_shared<StepCounterHook>(std::nullopt, 2.0, dir_, nullptr, &clock_);
   harness_.Start({hook});
   Steps(5, 500);
-  const std::vector<ScalarSummary> scalars = Scalars();
+  const std::vector<ScalarValue> scalars = Scalars();
   ASSERT_EQ(scalars.size(), 1u);
   EXPECT_EQ(scalars[0].step, 5);
   EXPECT_FLOAT_EQ(scalars[0].simple_value, 2.0f);
@@ -115,7 +115,7 @@ TEST_F(StepCounterHookTest, WritesToTheGivenWriter) {
   ScopedLogCapture capture;
   Steps(4, 400);  // 3 steps in 1.2 s.
   writer->Flush();
-  const std::vector<ScalarSummary> scalars =
+  const std::vector<ScalarValue> scalars =
       ScalarSummaries(ReadEventDirectory(JoinPath(dir_, "given")));
   ASSERT_EQ(scalars.size(), 1u);
   EXPECT_FLOAT_EQ(scalars[0].simple_value, 2.5f);
@@ -141,7 +141,7 @@ TEST_F(StepCounterHookTest, MeasuresAtTheRealStep) {
   harness_.hooked().Run(harness_.step().value());  // Stale 2: "3 is due"; real step is 2.
   EXPECT_TRUE(Scalars().empty());
   Steps(1, 0);                                     // Step 3 at t=2 s: 2 steps in 1 s.
-  const std::vector<ScalarSummary> scalars = Scalars();
+  const std::vector<ScalarValue> scalars = Scalars();
   ASSERT_EQ(scalars.size(), 1u);
   EXPECT_EQ(scalars[0].step, 3);
   EXPECT_FLOAT_EQ(scalars[0].simple_value, 2.0f);

@@ -45,8 +45,7 @@ class FetchCountingSession : public SessionInterface {
 };
 
 // A string constant holding a serialized Summary with one scalar: what a scalar summary op
-// returns. (summary_ops.h's ScalarSummary op would do, but its name clashes with
-// event_file_reader.h's ScalarSummary struct, and this test needs the reader.)
+// returns, fixed here so each step's expected bytes are known.
 Output SummaryConstant(const std::string& tag, float value) {
   tensorflow::Summary summary;
   tensorflow::Summary::Value* v = summary.add_value();
