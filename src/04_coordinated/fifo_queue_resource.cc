@@ -93,19 +93,29 @@ void FIFOQueueResource::RestoreLocked(std::deque<Tuple>& rows) {
 
 template <typename Ready>
 void FIFOQueueResource::WaitLocked(std::unique_lock<std::mutex>& lock,
-                                   std::condition_variable& cv, int& blocked, Ready ready) {
+                                   std::condition_variable& cv,
+                                   std::vector<const std::function<bool()>*>& waiters,
+                                   Ready ready) {
+  if (ready()) return;
+  // Listed while waiting, so WaitForBlockedCallers can ask whether we could go on now:
+  // a waiter that was notified but has not woken yet is not blocked.
+  const std::function<bool()> check = ready;
+  waiters.push_back(&check);
   while (!ready()) {
-    ++blocked;
     blocked_cv_.notify_all();
     cv.wait(lock);
-    --blocked;
   }
+  waiters.erase(std::find(waiters.begin(), waiters.end(), &check));
 }
 
 void FIFOQueueResource::WaitForBlockedCallers(int enqueuers, int dequeuers) {
+  auto blocked = [](const std::vector<const std::function<bool()>*>& waiters) {
+    return std::count_if(waiters.begin(), waiters.end(),
+                         [](const std::function<bool()>* ready) { return !(*ready)(); });
+  };
   std::unique_lock<std::mutex> lock(mu_);
   blocked_cv_.wait(lock, [&] {
-    return blocked_enqueuers_ >= enqueuers && blocked_dequeuers_ >= dequeuers;
+    return blocked(enqueue_waiters_) >= enqueuers && blocked(dequeue_waiters_) >= dequeuers;
   });
 }
 
@@ -122,7 +132,7 @@ void FIFOQueueResource::ThrowSessionClosed(const char* what, const std::string& 
 void FIFOQueueResource::Enqueue(Tuple tuple, const std::string& op_name) {
   std::unique_lock<std::mutex> lock(mu_);
   const uint64_t ticket = next_enqueue_ticket_++;
-  WaitLocked(lock, enqueue_cv_, blocked_enqueuers_, [&] {
+  WaitLocked(lock, enqueue_cv_, enqueue_waiters_, [&] {
     return session_closed_ || ticket < cancelled_enqueue_tickets_ ||
            (ticket == serving_enqueue_ticket_ && (closed_ || HasRoomLocked()));
   });
@@ -151,7 +161,7 @@ void FIFOQueueResource::EnqueueMany(const Tuple& batch, const std::string& op_na
   // Holding the head of the line, add rows whenever there is room: no other enqueue can
   // slip in between them.
   while (true) {
-    WaitLocked(lock, enqueue_cv_, blocked_enqueuers_, [&] {
+    WaitLocked(lock, enqueue_cv_, enqueue_waiters_, [&] {
       return session_closed_ || ticket < cancelled_enqueue_tickets_ ||
              (ticket == serving_enqueue_ticket_ && (closed_ || HasRoomLocked()));
     });
@@ -180,7 +190,7 @@ FIFOQueueResource::Tuple FIFOQueueResource::Dequeue(const std::string& op_name) 
   std::unique_lock<std::mutex> lock(mu_);
   const uint64_t ticket = next_dequeue_ticket_++;
   // Wait for our turn, then for an element, or for the close that means none will come.
-  WaitLocked(lock, dequeue_cv_, blocked_dequeuers_, [&] {
+  WaitLocked(lock, dequeue_cv_, dequeue_waiters_, [&] {
     return session_closed_ ||
            (ticket == serving_dequeue_ticket_ && (!elements_.empty() || closed_));
   });
@@ -205,7 +215,7 @@ FIFOQueueResource::Tuple FIFOQueueResource::DequeueMany(int64_t n, const std::st
     std::unique_lock<std::mutex> lock(mu_);
     const uint64_t ticket = next_dequeue_ticket_++;
     while (true) {
-      WaitLocked(lock, dequeue_cv_, blocked_dequeuers_, [&] {
+      WaitLocked(lock, dequeue_cv_, dequeue_waiters_, [&] {
         return session_closed_ ||
                (ticket == serving_dequeue_ticket_ && (!elements_.empty() || closed_));
       });
@@ -259,7 +269,7 @@ void FIFOQueueResource::CloseQueue(bool cancel_pending_enqueues, const std::stri
   }
   // A plain close waits its turn behind the enqueues that came first.
   const uint64_t ticket = next_enqueue_ticket_++;
-  WaitLocked(lock, enqueue_cv_, blocked_enqueuers_, [&] {
+  WaitLocked(lock, enqueue_cv_, enqueue_waiters_, [&] {
     return session_closed_ || ticket < cancelled_enqueue_tickets_ ||
            ticket == serving_enqueue_ticket_;
   });

@@ -30,6 +30,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -108,7 +109,8 @@ class FIFOQueueResource : public ResourceBase {
   const std::string& name() const { return name_; }
 
   /// For tests, the seam that replaces sleeping: blocks until at least `enqueuers` callers
-  /// wait in the enqueue line (enqueues and plain closes) and `dequeuers` in the dequeue line.
+  /// in the enqueue line (enqueues and plain closes) and `dequeuers` in the dequeue line are
+  /// waiting and could not go on in the queue's present state.
   void WaitForBlockedCallers(int enqueuers, int dequeuers);
 
  private:
@@ -118,10 +120,10 @@ class FIFOQueueResource : public ResourceBase {
   // Leaves the head of a line: lets the next ticket holder go.
   void FinishEnqueueTurnLocked();
   void FinishDequeueTurnLocked();
-  // Waits on `cv` until `ready()`, counted in `blocked` meanwhile (see WaitForBlockedCallers).
+  // Waits on `cv` until `ready()`, listed in `waiters` meanwhile (see WaitForBlockedCallers).
   template <typename Ready>
   void WaitLocked(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
-                  int& blocked, Ready ready);
+                  std::vector<const std::function<bool()>*>& waiters, Ready ready);
   [[noreturn]] void ThrowSessionClosed(const char* what, const std::string& op_name) const;
 
   const std::string name_;
@@ -138,8 +140,9 @@ class FIFOQueueResource : public ResourceBase {
   // Wakes WaitForBlockedCallers: a caller started waiting.
   std::condition_variable blocked_cv_;
   std::deque<Tuple> elements_;     // Guarded by mu_.
-  int blocked_enqueuers_ = 0;      // Guarded by mu_.
-  int blocked_dequeuers_ = 0;      // Guarded by mu_.
+  // The conditions the callers now waiting in each line wait for.
+  std::vector<const std::function<bool()>*> enqueue_waiters_;  // Guarded by mu_.
+  std::vector<const std::function<bool()>*> dequeue_waiters_;  // Guarded by mu_.
   bool closed_ = false;            // Guarded by mu_.
   bool session_closed_ = false;    // Guarded by mu_.
   // The two lines: each caller takes the next ticket and waits until it is served.
