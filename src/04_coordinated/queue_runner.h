@@ -1,0 +1,141 @@
+// queue_runner.h: the threads that keep a queue full: each runs one enqueue op over and over,
+// and the queue is closed when they run out of input.
+//
+//   RecoverableSession
+//     CoordinatedSession   starts every runner of the graph when the session is made, and
+//       HookedSession      joins their threads at Close
+//         Chief / Worker
+//           Session        <-- each thread runs its enqueue op through the session
+//   QueueRunner            <-- this file: threads beside the stack, stopped by a Coordinator
+//
+// A model declares its input pipeline in the graph: a queue, an op that enqueues one
+// element (reading a file, or dequeuing from an upstream queue and transforming), and a
+// QueueRunner saying "run these enqueue ops in threads". The runner is added to the graph's
+// queue-runners collection; StartQueueRunners (or the CoordinatedSession) starts them all.
+//
+// What each enqueue thread does with the errors of its op:
+//   - An error whose code is one of the queue-closed codes (default: OutOfRange) means the
+//     input is exhausted: the thread ends quietly, and the last of the runner's threads to
+//     end that way runs the close op, so the consumer drains the queue and then gets
+//     OutOfRangeError itself. This is how "end of data" travels down a pipeline whose
+//     enqueue op dequeues from an upstream queue that was closed.
+//   - Any other error is handed to the Coordinator, which stops every thread and rethrows
+//     it in the main thread at Join. Without a Coordinator it is logged ("Exception in
+//     QueueRunner: ...") and kept in exceptions_raised().
+//   - When the Coordinator asks to stop, the threads finish their current run and end; a
+//     further close-on-stop thread runs the cancel op, which closes the queue and fails
+//     blocked enqueues (and wakes blocked dequeues), so no thread stays stuck in a Run.
+//
+// Note: an enqueue into a queue that is closed fails with CancelledError, not OutOfRange, so
+// with the default codes a runner whose own queue is closed under it reports an error to
+// the Coordinator; after a stop that report is dropped (the first stop wins), which is why
+// the cancel op at stop time is harmless. Pass {kOutOfRange, kCancelled} to treat a closed
+// own queue as a clean end too.
+//
+// Lifecycle:
+//   1. Construct with the queue and its enqueue ops; AddQueueRunner puts it in the graph.
+//   2. CreateThreads(session, coord, start) once per session; a second call while that
+//      session's threads still run returns no threads.
+//   3. coord->RequestStop(); coord->Join(threads). The session must outlive the threads.
+//
+// Thread safety: CreateThreads and the accessors may be called from any thread.
+//
+// Example:
+//   Queue q = FIFOQueue(10, {DataType::kInt32}, {TensorShape{}});
+//   AddQueueRunner(std::make_shared<QueueRunner>(q, std::vector<Operation*>{
+//       q.Enqueue({counter.AssignAdd(Constant(1))})}));
+//   Session session;
+//   Coordinator coord;
+//   auto threads = StartQueueRunners(session, &coord);
+//   for (int i = 0; i < 100; ++i) session.Run(q.Dequeue()[0]);
+//   coord.RequestStop();
+//   coord.Join(threads);
+//
+// TensorFlow: tf.train.QueueRunner, tf.train.add_queue_runner and
+// tf.train.start_queue_runners (tensorflow/python/training/queue_runner_impl.py).
+#ifndef MTS_SRC_04_COORDINATED_QUEUE_RUNNER_H_
+#define MTS_SRC_04_COORDINATED_QUEUE_RUNNER_H_
+
+#include <exception>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "src/01_session/errors.h"
+#include "src/01_session/session_interface.h"
+#include "src/04_coordinated/coordinated_thread.h"
+#include "src/04_coordinated/coordinator.h"
+#include "src/04_coordinated/fifo_queue.h"
+
+namespace mts {
+
+/// Runs a queue's enqueue ops in threads, closing the queue when the input runs out.
+class QueueRunner {
+ public:
+  /// A runner of `enqueue_ops` (one thread each) for `queue`. `close_op` defaults to
+  /// `queue.Close()`, `cancel_op` to `queue.Close(true)` (both are added to the graph now).
+  /// Errors of an enqueue op with a code in `queue_closed_error_codes` end its thread
+  /// cleanly.
+  /// \throws ValueError("Must provide queue and enqueue_ops.") if the queue is null or
+  ///   there are no ops; TypeError if `queue_closed_error_codes` is empty or holds kOk.
+  QueueRunner(Queue queue, std::vector<Operation*> enqueue_ops, Operation* close_op = nullptr,
+              Operation* cancel_op = nullptr,
+              std::vector<ErrorCode> queue_closed_error_codes = {ErrorCode::kOutOfRange});
+  ~QueueRunner();
+  QueueRunner(const QueueRunner&) = delete;
+  QueueRunner& operator=(const QueueRunner&) = delete;
+
+  /// The queue the ops fill.
+  const Queue& queue() const;
+  /// The queue's name.
+  const std::string& name() const;
+  /// The enqueue ops, one thread each.
+  const std::vector<Operation*>& enqueue_ops() const;
+  /// The op run once the enqueue threads have all met a queue-closed error.
+  Operation* close_op() const;
+  /// The op the close-on-stop thread runs when the Coordinator stops.
+  Operation* cancel_op() const;
+  /// The codes that mean "the input is exhausted".
+  const std::vector<ErrorCode>& queue_closed_error_codes() const;
+
+  /// Makes the threads that run the enqueue ops in `session`: one per op, named
+  /// "QueueRunnerThread-<queue>-<op>", plus, when `coord` is given,
+  /// "QueueRunnerThread-<queue>-close_on_stop". Each is registered with `coord` and started
+  /// if `start`. Clears exceptions_raised().
+  /// \returns no threads at all if threads made earlier for this session still run (or were
+  ///   never started).
+  /// \pre `session` and `coord` outlive the threads.
+  std::vector<std::shared_ptr<CoordinatedThread>> CreateThreads(SessionInterface& session,
+                                                                Coordinator* coord = nullptr,
+                                                                bool start = false);
+
+  /// The errors enqueue threads met while running without a Coordinator, in order.
+  std::vector<std::exception_ptr> exceptions_raised() const;
+
+ private:
+  // Shared with the threads, which may outlive a CreateThreads call (and, detached, this
+  // object: see CoordinatedThread).
+  struct State;
+  static void RunEnqueueLoop(const std::shared_ptr<State>& state, SessionInterface* session,
+                             Operation* enqueue_op, Coordinator* coord);
+  static void CloseOnStop(const std::shared_ptr<State>& state, SessionInterface* session,
+                          Coordinator* coord);
+
+  std::shared_ptr<State> state_;
+};
+
+/// Adds `runner` to the queue-runners collection of `graph` (the default graph if null).
+/// \throws RuntimeError if the graph is finalized.
+void AddQueueRunner(std::shared_ptr<QueueRunner> runner, Graph* graph = nullptr);
+
+/// Creates and starts the threads of every runner in the queue-runners collection of `graph`
+/// (the session's graph if null), registered with `coord`, and returns them all. Logs a
+/// warning when the collection is empty.
+/// \pre `session` and `coord` outlive the threads.
+std::vector<std::shared_ptr<CoordinatedThread>> StartQueueRunners(SessionInterface& session,
+                                                                  Coordinator* coord = nullptr,
+                                                                  Graph* graph = nullptr);
+
+}  // namespace mts
+
+#endif  // MTS_SRC_04_COORDINATED_QUEUE_RUNNER_H_
