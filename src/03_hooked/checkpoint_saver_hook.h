@@ -73,7 +73,7 @@ class CheckpointSaverHook : public SessionRunHook {
   /// RealClock() if null) or every `save_steps` steps, exactly one of the two. The Saver is
   /// `saver`, else `scaffold`'s, else the graph's; give at most one of `saver` and
   /// `scaffold`. `listeners` are called around each save, in order.
-  /// \throws ValueError("You cannot provide both saver and scaffold.");
+  /// \throws ValueError "You cannot provide both saver and scaffold.";
   ///   ValueError as SecondOrStepTimer's constructor when not exactly one frequency is given.
   CheckpointSaverHook(std::string checkpoint_dir, std::optional<double> save_secs,
                       std::optional<int64_t> save_steps,
@@ -85,13 +85,13 @@ class CheckpointSaverHook : public SessionRunHook {
 
   /// Gets the writer of checkpoint_dir from SummaryWriterCache, finds (or makes) the global
   /// step's read tensor, and calls every listener's Begin.
-  /// \throws RuntimeError("Global step should be created to use CheckpointSaverHook.") if
+  /// \throws RuntimeError "Global step should be created to use CheckpointSaverHook." if
   ///   the graph has no global step; OpError if the writer cannot create checkpoint_dir.
   void Begin() override;
   /// Saves a checkpoint at the session's current step and starts the timer there. A
   /// listener's request to stop is ignored here (there is no run to stop).
-  /// \throws RuntimeError("No items in collection savers. ...") or ("More than one item in
-  ///   collection savers. ...") when no Saver was given and the graph has none, or several;
+  /// \throws RuntimeError "No items in collection savers. ..." or "More than one item in
+  ///   collection savers. ..." when no Saver was given and the graph has none, or several;
   ///   RuntimeError if the Scaffold given has no Saver (it was not finalized); whatever
   ///   Saver::Save throws. The listeners' BeforeSave may have been called.
   void AfterCreateSession(SessionInterface& session, Coordinator* coord) override;

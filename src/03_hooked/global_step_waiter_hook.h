@@ -42,7 +42,7 @@ class GlobalStepWaiterHook : public SessionRunHook {
   explicit GlobalStepWaiterHook(int64_t wait_until_step, Clock* clock = nullptr);
 
   /// Finds (or makes) the global step's read tensor and arms the wait.
-  /// \throws RuntimeError("Global step should be created to use _GlobalStepWaiterHook.")
+  /// \throws RuntimeError "Global step should be created to use _GlobalStepWaiterHook."
   ///   (TensorFlow's text, underscore included) if the graph has no global step.
   void Begin() override;
   /// The first time: returns once the step read with raw runs of run_context.session() is

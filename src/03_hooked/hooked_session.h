@@ -46,7 +46,7 @@ class HookedSession : public WrappedSession {
 
   /// Runs `fetches` together with what every hook asked for, in one run of the inner
   /// session, then hands each hook its results; returns the caller's fetches.
-  /// \throws RuntimeError("Run called even after should_stop requested.") once a hook has
+  /// \throws RuntimeError "Run called even after should_stop requested." once a hook has
   ///   requested a stop (or after Close); RuntimeError("Same tensor is fed by two hooks.
   ///   Conflict(s): [...]") or ("... by a SessionRunHook and user. ...") before running;
   ///   whatever a hook or the run raises, in which case no later AfterRun is called and a

@@ -58,8 +58,8 @@ class LoggingTensorHook : public SessionRunHook {
   /// sorts a dict's keys). Valid settings: `at_end` alone, or exactly one of `every_n_iter`
   /// and `every_n_secs` (with or without `at_end`). Seconds are measured on `clock`
   /// (RealClock() if null).
-  /// \throws ValueError("either at_end and/or exactly one of every_n_iter and every_n_secs
-  ///   must be provided.") for any other setting; ValueError("invalid every_n_iter=<n>.")
+  /// \throws ValueError "either at_end and/or exactly one of every_n_iter and every_n_secs
+  ///   must be provided." for any other setting; ValueError("invalid every_n_iter=<n>.")
   ///   if `every_n_iter <= 0`.
   LoggingTensorHook(const std::map<std::string, Output>& tensors,
                     std::optional<int64_t> every_n_iter,

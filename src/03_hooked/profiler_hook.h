@@ -59,7 +59,7 @@ class ProfilerHook : public SessionRunHook {
                bool show_memory = false, Clock* clock = nullptr, FileSystem* fs = nullptr);
 
   /// Finds (or makes) the global step's read tensor; forgets next_step.
-  /// \throws RuntimeError("Global step should be created to use ProfilerHook.") if the graph
+  /// \throws RuntimeError "Global step should be created to use ProfilerHook." if the graph
   ///   has no global step.
   void Begin() override;
   /// Fetches the read tensor; asks for a full trace if the timer triggers at next_step.

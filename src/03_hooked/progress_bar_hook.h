@@ -67,7 +67,7 @@ class ProgressBarHook : public SessionRunHook {
                   std::optional<bool> is_terminal = std::nullopt);
 
   /// Finds (or makes) the global step's read tensor.
-  /// \throws RuntimeError("Global step should be created to use ProgressBarHook.") if the
+  /// \throws RuntimeError "Global step should be created to use ProgressBarHook." if the
   ///   graph has no global step.
   void Begin() override;
   /// Fixes last_step (the first time, from num_steps) and starts measuring the rate.

@@ -52,7 +52,7 @@ class SecondOrStepTimer {
   /// A timer with exactly one interval: `every_secs` or `every_steps` (TensorFlow's keyword
   /// arguments; pass std::nullopt for the other). Time comes from `clock`, RealClock() if
   /// null; `every_secs` is rounded to the clock's whole microseconds.
-  /// \throws ValueError("Either every_secs or every_steps should be provided.") if neither
+  /// \throws ValueError "Either every_secs or every_steps should be provided." if neither
   ///   is given; ValueError("Can not provide both every_secs and every_steps.") if both are.
   SecondOrStepTimer(std::optional<double> every_secs, std::optional<int64_t> every_steps,
                     Clock* clock = nullptr);

@@ -56,7 +56,7 @@ class StepCounterHook : public SessionRunHook {
   /// seconds, pass std::nullopt steps). The rate is written to `summary_writer`, else to the
   /// SummaryWriterCache writer of `output_dir` if it is not empty, else only logged.
   /// Seconds are measured on `clock` (RealClock() if null).
-  /// \throws ValueError("exactly one of every_n_steps and every_n_secs should be provided.")
+  /// \throws ValueError "exactly one of every_n_steps and every_n_secs should be provided."
   StepCounterHook(std::optional<int64_t> every_n_steps = 100,
                   std::optional<double> every_n_secs = std::nullopt,
                   std::string output_dir = "",
@@ -65,7 +65,7 @@ class StepCounterHook : public SessionRunHook {
 
   /// Gets output_dir's writer if none was given; finds (or makes) the global step's read
   /// tensor; names the tag after the global step.
-  /// \throws RuntimeError("Global step should be created to use StepCounterHook.") if the
+  /// \throws RuntimeError "Global step should be created to use StepCounterHook." if the
   ///   graph has no global step; OpError if the writer cannot create output_dir.
   void Begin() override;
   /// Fetches the global step's read tensor.

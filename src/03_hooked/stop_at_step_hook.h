@@ -45,7 +45,7 @@ class StopAtStepHook : public SessionRunHook {
   /// TensorFlow's form, `StopAtStepHook(num_steps=None, last_step=None)`: exactly one of
   /// `num_steps` and `last_step` is given, the other is std::nullopt. The named factories
   /// below read better and cannot get this wrong.
-  /// \throws ValueError("One of num_steps or last_step must be specified.") if neither is
+  /// \throws ValueError "One of num_steps or last_step must be specified." if neither is
   ///   given; ValueError("Only one of num_steps or last_step can be specified.") if both are.
   StopAtStepHook(std::optional<int64_t> num_steps, std::optional<int64_t> last_step);
 
@@ -59,7 +59,7 @@ class StopAtStepHook : public SessionRunHook {
   }
 
   /// Finds (or makes) the global step's read tensor in the default graph.
-  /// \throws RuntimeError("Global step should be created to use StopAtStepHook.") if the
+  /// \throws RuntimeError "Global step should be created to use StopAtStepHook." if the
   ///   graph has no global step.
   void Begin() override;
   /// The first time only, if built with num_steps: last_step = current step + num_steps.

@@ -65,7 +65,7 @@ class SummarySaverHook : public SessionRunHook {
   /// `summary_op` (a list of string tensors of serialized Summaries; empty means not given).
   /// Writes to `summary_writer`, else to the SummaryWriterCache writer of `output_dir` if it
   /// is not empty.
-  /// \throws ValueError("Exactly one of scaffold or summary_op must be provided.");
+  /// \throws ValueError "Exactly one of scaffold or summary_op must be provided.";
   ///   ValueError as SecondOrStepTimer's constructor for the frequencies.
   SummarySaverHook(std::optional<int64_t> save_steps, std::optional<double> save_secs,
                    std::string output_dir = "",
@@ -75,7 +75,7 @@ class SummarySaverHook : public SessionRunHook {
 
   /// Gets output_dir's writer if none was given; finds (or makes) the global step's read
   /// tensor; forgets next_step, so the next run writes START and a summary.
-  /// \throws RuntimeError("Global step should be created to use SummarySaverHook.") if the
+  /// \throws RuntimeError "Global step should be created to use SummarySaverHook." if the
   ///   graph has no global step; OpError if the writer cannot create output_dir.
   void Begin() override;
   /// Fetches the read tensor, and the summary ops on the first run or when the timer

@@ -49,7 +49,7 @@ class WrappedSession : public SessionInterface {
   /// \endcond
 
   /// Forwards to the inner session.
-  /// \throws RuntimeError("Attempted to use a closed Session.") after Close().
+  /// \throws RuntimeError "Attempted to use a closed Session." after Close().
   std::vector<Tensor> Run(const std::vector<Output>& fetches, const FeedDict& feeds = {},
                           const std::vector<Operation*>& targets = {},
                           const RunOptions& options = {},
