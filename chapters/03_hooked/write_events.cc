@@ -26,8 +26,6 @@
 #include <string>
 #include <vector>
 
-#include "src/03_hooked/event_file_reader.h"
-
 #include "src/01_session/array_ops.h"
 #include "src/01_session/gradient_descent_optimizer.h"
 #include "src/01_session/math_ops.h"
@@ -35,6 +33,7 @@
 #include "src/01_session/summary_ops.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"
+#include "src/03_hooked/event_file_reader.h"
 #include "src/03_hooked/hooked_session.h"
 #include "src/03_hooked/stop_at_step_hook.h"
 #include "src/03_hooked/summary_saver_hook.h"
