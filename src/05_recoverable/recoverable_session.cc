@@ -1,0 +1,90 @@
+#include "src/05_recoverable/recoverable_session.h"
+
+#include <algorithm>
+
+#include "src/01_session/errors.h"
+#include "src/platform/logging.h"
+
+namespace mts {
+
+RecoverableSession::RecoverableSession(std::shared_ptr<SessionCreator> creator,
+                                       RecoveryOptions options)
+    : WrappedSession(CreateWithRetries(*creator, options)),
+      creator_(std::move(creator)),
+      options_(options) {}
+
+// [mts:create-with-retries]
+std::unique_ptr<SessionInterface> RecoverableSession::CreateWithRetries(
+    SessionCreator& creator, const RecoveryOptions& options) {
+  Clock* clock = options.clock != nullptr ? options.clock : RealClock();
+  // Capped from the first wait on: an initial backoff above the maximum must not make the
+  // first wait the longest one.
+  double backoff = std::min(options.initial_backoff_secs, options.max_backoff_secs);
+  for (int attempt = 1;; ++attempt) {
+    try {
+      return creator.CreateSession();
+    } catch (const OpError& e) {
+      if (!IsPreemptionError(e.code())) throw;
+      if (options.max_creation_attempts && attempt >= *options.max_creation_attempts) {
+        MTS_LOG(ERROR) << "Giving up creating a session after " << attempt
+                       << " attempts: " << e.what();
+        throw;
+      }
+      MTS_LOG(INFO) << "Preemption error while creating a session (attempt " << attempt
+                    << "), trying again: " << e.what();
+    }
+    if (backoff > 0) {
+      clock->SleepForMicros(static_cast<int64_t>(backoff * 1e6));
+      backoff = std::min(backoff * 2, options.max_backoff_secs);
+    }
+  }
+}
+// [mts:create-with-retries-end]
+
+// [mts:recover]
+void RecoverableSession::Recover(const std::exception& cause) {
+  MTS_LOG(INFO) << "A preemption error was raised; closing this session and creating a new "
+                << "one (a parameter server or worker may have restarted). Error: "
+                << cause.what();
+  WrappedSession::Close();  // Swallows further preemption errors from the broken stack.
+  ResetInner(CreateWithRetries(*creator_, options_));
+  ++num_recoveries_;
+}
+
+std::vector<Tensor> RecoverableSession::Run(const std::vector<Output>& fetches,
+                                            const FeedDict& feeds,
+                                            const std::vector<Operation*>& targets,
+                                            const RunOptions& options,
+                                            RunMetadata* run_metadata) {
+  while (true) {
+    if (closed_) throw RuntimeError("Attempted to use a closed Session.");
+    try {
+      return WrappedSession::Run(fetches, feeds, targets, options, run_metadata);
+    } catch (const OpError& e) {
+      if (!IsPreemptionError(e.code())) throw;
+      Recover(e);  // Then the whole call again, on the new stack.
+    }
+  }
+}
+// [mts:recover-end]
+
+bool RecoverableSession::InnerShouldStop() {
+  auto* below = dynamic_cast<WrappedSession*>(inner());
+  if (below == nullptr) return false;
+  try {
+    return below->ShouldStop();
+  } catch (const OpError& e) {
+    if (!IsPreemptionError(e.code())) return true;  // Close raises it again.
+    Recover(e);
+    return false;
+  } catch (...) {
+    return true;  // Not ours to recover; Close raises it again.
+  }
+}
+
+void RecoverableSession::Close() {
+  closed_ = true;
+  WrappedSession::Close();
+}
+
+}  // namespace mts

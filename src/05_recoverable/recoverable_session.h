@@ -1,0 +1,109 @@
+// recoverable_session.h: rebuilds the whole stack below when a preemption error strikes,
+// and runs the step again.
+//
+//   RecoverableSession     <-- this file: wraps a session *creator*, not a session
+//     CoordinatedSession   everything below is thrown away and made again on recovery
+//       HookedSession
+//         Chief / Worker   the new chief session restores the latest checkpoint
+//           Session
+//
+// A parameter server restarts, or a worker is preempted: a run fails with AbortedError or
+// UnavailableError (the preemption errors, IsPreemptionError). Nothing below this layer can
+// be trusted after that: the raw session talks to a server that lost its state, the input
+// threads are blocked on dead queues. So recovery does not patch the session, it rebuilds
+// it: this layer keeps the *creator* of the stack below, closes the broken stack (ignoring
+// further preemption errors), creates a new one (the chief restores the latest checkpoint,
+// or initialises when there is none), and runs the same call again, hooks included. The
+// work lost is the work since the last checkpoint.
+//
+// Lifecycle:
+//   1. Construction creates the first stack, retrying on preemption errors.
+//   2. Run: on a preemption error, log, close, recreate, run again; other errors propagate.
+//   3. ShouldStop: a preemption error raised by the layers below (a thread's error recorded
+//      in the coordinator) is recovered the same way, and the answer is "don't stop"; any
+//      other error means "stop", and is raised again by Close.
+//   4. Close: closes the current stack; preemption errors are swallowed (WrappedSession).
+//
+// Differences from TensorFlow, on purpose: Run after Close raises instead of silently
+// creating a new stack; creation retries are bounded by an optional limit with exponential
+// backoff on an injectable Clock (TensorFlow retries at once, forever; the default here is
+// the same); and the stack below is asked once per ShouldStop, which closes the race §12 of
+// the behaviour notes describes (an error recorded between two checks escaping ShouldStop).
+//
+// Thread safety: one thread runs and closes it, as for every layer.
+//
+// TensorFlow: _RecoverableSession (tensorflow/python/training/monitored_session.py).
+#ifndef MTS_SRC_05_RECOVERABLE_RECOVERABLE_SESSION_H_
+#define MTS_SRC_05_RECOVERABLE_RECOVERABLE_SESSION_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "src/02_chief_worker/session_creator.h"
+#include "src/03_hooked/wrapped_session.h"
+#include "src/platform/clock.h"
+
+namespace mts {
+
+/// How a RecoverableSession retries creating its stack.
+struct RecoveryOptions {
+  /// Give up after this many consecutive failed creations (nullopt: never, as TensorFlow).
+  std::optional<int> max_creation_attempts;
+  /// Wait this long before the second attempt, doubling each time (0: retry at once).
+  double initial_backoff_secs = 0;
+  /// Never wait longer than this between attempts.
+  double max_backoff_secs = 60;
+  /// Where waits happen; null: RealClock().
+  Clock* clock = nullptr;
+};
+
+/// A session that survives preemption by re-creating everything below it.
+class RecoverableSession : public WrappedSession {
+ public:
+  /// Creates the first stack with `creator`, retrying on preemption errors.
+  /// \throws the first non-preemption error of a creation; the last preemption error when
+  ///   RecoveryOptions::max_creation_attempts is exhausted.
+  explicit RecoverableSession(std::shared_ptr<SessionCreator> creator,
+                              RecoveryOptions options = {});
+
+  /// \cond
+  using WrappedSession::Run;
+  /// \endcond
+
+  /// Runs on the current stack; on a preemption error closes it, creates a new one and
+  /// runs the whole call again (so hooks' BeforeRun/AfterRun and the train op run again).
+  /// \throws RuntimeError after Close(); any non-preemption error of the run or of a
+  ///   re-creation.
+  std::vector<Tensor> Run(const std::vector<Output>& fetches, const FeedDict& feeds = {},
+                          const std::vector<Operation*>& targets = {},
+                          const RunOptions& options = {},
+                          RunMetadata* run_metadata = nullptr) override;
+
+  /// Closes the current stack. Afterwards Run raises and ShouldStop is true.
+  void Close() override;
+
+  /// How many times the stack was re-created after a preemption error (0 at first).
+  int64_t num_recoveries() const { return num_recoveries_; }
+
+ protected:
+  /// Asks the stack below once: a preemption error there is recovered (answer: don't
+  /// stop); any other error means stop, and stays recorded for Close to raise.
+  bool InnerShouldStop() override;
+
+ private:
+  // Creates a stack, retrying preemption errors as RecoveryOptions says.
+  static std::unique_ptr<SessionInterface> CreateWithRetries(SessionCreator& creator,
+                                                             const RecoveryOptions& options);
+  // Closes the broken stack and installs a new one.
+  void Recover(const std::exception& cause);
+
+  std::shared_ptr<SessionCreator> creator_;
+  RecoveryOptions options_;
+  bool closed_ = false;
+  int64_t num_recoveries_ = 0;
+};
+
+}  // namespace mts
+
+#endif  // MTS_SRC_05_RECOVERABLE_RECOVERABLE_SESSION_H_
