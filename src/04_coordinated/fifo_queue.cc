@@ -70,18 +70,20 @@ void CheckCompatible(const std::string& op_name, const TensorShape& expected,
 std::string TupleComponent(size_t i) { return "tuple component " + std::to_string(i); }
 
 // Run-time check of one element against the queue (TensorFlow's ValidateTuple).
-void ValidateElement(OpKernelContext& ctx, const QueueComponents& queue,
+// The session feeds only tensors of the static dtype, so the dtype check is a last line
+// of defence; the shape check is real, since an input's static shape may be unknown.
+void ValidateElement(OpKernelContext& ctx, const FIFOQueueResource& queue,
                      const std::vector<Tensor>& tuple) {
   for (size_t i = 0; i < tuple.size(); ++i) {
-    if (tuple[i].dtype() != queue.dtypes[i]) {
+    if (tuple[i].dtype() != queue.dtypes()[i]) {
       throw InvalidArgumentError("Type mismatch in " + TupleComponent(i) + ". Expected " +
-                                     DataTypeName(queue.dtypes[i]) + ", got " +
+                                     DataTypeName(queue.dtypes()[i]) + ", got " +
                                      DataTypeName(tuple[i].dtype()),
                                  ctx.op().name());
     }
-    if (!queue.shapes.empty() && tuple[i].shape() != queue.shapes[i]) {
+    if (!queue.shapes().empty() && tuple[i].shape() != queue.shapes()[i]) {
       throw InvalidArgumentError("Shape mismatch in " + TupleComponent(i) + ". Expected " +
-                                     queue.shapes[i].ToString() + ", got " +
+                                     queue.shapes()[i].ToString() + ", got " +
                                      tuple[i].shape().ToString(),
                                  ctx.op().name());
     }
@@ -128,7 +130,7 @@ void EnqueueShape(ShapeContext& ctx) {
 void EnqueueKernel(OpKernelContext& ctx) {
   FIFOQueueResource& queue = QueueOf(ctx);
   std::vector<Tensor> tuple = DataInputs(ctx);
-  ValidateElement(ctx, QueueComponentsOf(*ctx.op().input(0).op()), tuple);
+  ValidateElement(ctx, queue, tuple);
   queue.Enqueue(std::move(tuple), ctx.op().name());
 }
 const OpRegistration enqueue_op(QueueUserDef("QueueEnqueueV2", EnqueueShape, EnqueueKernel));
@@ -157,7 +159,6 @@ void EnqueueManyShape(ShapeContext& ctx) {
 }
 void EnqueueManyKernel(OpKernelContext& ctx) {
   FIFOQueueResource& queue = QueueOf(ctx);
-  const QueueComponents components = QueueComponentsOf(*ctx.op().input(0).op());
   std::vector<Tensor> batch = DataInputs(ctx);
   for (size_t i = 0; i < batch.size(); ++i) {
     if (batch[i].shape().rank() == 0) {
@@ -168,14 +169,14 @@ void EnqueueManyKernel(OpKernelContext& ctx) {
   }
   const int64_t rows = batch[0].shape().dim(0);
   for (size_t i = 0; i < batch.size(); ++i) {
-    if (batch[i].dtype() != components.dtypes[i]) {
+    if (batch[i].dtype() != queue.dtypes()[i]) {
       throw InvalidArgumentError("Type mismatch in " + TupleComponent(i) + ". Expected " +
-                                     DataTypeName(components.dtypes[i]) + ", got " +
+                                     DataTypeName(queue.dtypes()[i]) + ", got " +
                                      DataTypeName(batch[i].dtype()),
                                  ctx.op().name());
     }
-    if (!components.shapes.empty()) {
-      const TensorShape expected = WithBatchDim(rows, components.shapes[i]);
+    if (!queue.shapes().empty()) {
+      const TensorShape expected = WithBatchDim(rows, queue.shapes()[i]);
       if (batch[i].shape() != expected) {
         throw InvalidArgumentError("Shape mismatch in " + TupleComponent(i) + ". Expected " +
                                        expected.ToString() + ", got " +
@@ -228,14 +229,13 @@ void DequeueManyShape(ShapeContext& ctx) {
   }
 }
 void DequeueManyKernel(OpKernelContext& ctx) {
-  const Operation& queue_op = *ctx.op().input(0).op();
-  if (!queue_op.HasAttr("shape_0")) {
+  FIFOQueueResource& queue = QueueOf(ctx);
+  if (queue.shapes().empty()) {
     throw InvalidArgumentError("FIFOQueue's DequeueMany and DequeueUpTo require the "
                                "components to have specified shapes.",
                                ctx.op().name());
   }
-  std::vector<Tensor> stacked =
-      QueueOf(ctx).DequeueMany(ctx.op().attr<int64_t>("n"), ctx.op().name());
+  std::vector<Tensor> stacked = queue.DequeueMany(ctx.op().attr<int64_t>("n"), ctx.op().name());
   for (size_t i = 0; i < stacked.size(); ++i) {
     ctx.set_output(static_cast<int>(i), std::move(stacked[i]));
   }

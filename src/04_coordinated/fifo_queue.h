@@ -70,33 +70,34 @@ class Queue {
   const std::vector<TensorShape>& shapes() const { return shapes_; }
 
   /// An op that appends one element, made of `components`, waiting while the queue is full.
-  /// Default name "<queue>_enqueue".
-  /// \throws ValueError (wrong number of components, incompatible static shape) or
-  ///   TypeError (wrong dtype) at build time, naming the op; the graph is unchanged.
-  ///   Running it raises InvalidArgumentError for a component of the wrong shape, and
-  ///   CancelledError on a closed queue.
+  /// Default name `QUEUE_enqueue`. Running it raises InvalidArgumentError for a component
+  /// of the wrong shape, and CancelledError on a closed queue.
+  /// \throws ValueError at build time, naming the op, for a wrong number of components or
+  ///   an incompatible static shape; the graph is unchanged.
+  /// \throws TypeError at build time, naming the op, for a component of the wrong dtype.
   Operation* Enqueue(const std::vector<Output>& components, const std::string& name = "") const;
   /// An op that appends every row of `components` (their first dimension is the batch; all
   /// must agree) as one uninterrupted sequence of elements. Default name
-  /// "<queue>_EnqueueMany". \throws as Enqueue; also ValueError for a scalar component.
+  /// `QUEUE_EnqueueMany`. Errors as for Enqueue.
+  /// \throws ValueError also for a scalar component (it has no batch dimension).
   Operation* EnqueueMany(const std::vector<Output>& components,
                          const std::string& name = "") const;
   /// One output per component: the oldest element, removed, waiting while the queue is
-  /// empty. Default name "<queue>_Dequeue". Running it on a closed, empty queue raises
+  /// empty. Default name `QUEUE_Dequeue`. Running it on a closed, empty queue raises
   /// OutOfRangeError("FIFOQueue 'q' is closed and has insufficient elements (requested 1,
   /// current size 0)").
   std::vector<Output> Dequeue(const std::string& name = "") const;
   /// One output per component: the `n` oldest elements, stacked along a new first
-  /// dimension of size n. Default name "<queue>_DequeueMany".
-  /// \throws ValueError if n < 0. Running it raises InvalidArgumentError when the queue's
-  ///   shapes were not specified, and OutOfRangeError when the queue is closed with too few
-  ///   elements (none is removed then).
+  /// dimension of size n. Default name `QUEUE_DequeueMany`. Running it raises
+  /// InvalidArgumentError when the queue's shapes were not specified, and OutOfRangeError
+  /// when the queue is closed with too few elements (none is removed then).
+  /// \throws ValueError if n < 0.
   std::vector<Output> DequeueMany(int64_t n, const std::string& name = "") const;
   /// An op that closes the queue. With `cancel_pending_enqueues`, enqueues waiting for room
-  /// fail at once. Default name "<queue>_Close". Running a plain close on a closed queue
+  /// fail at once. Default name `QUEUE_Close`. Running a plain close on a closed queue
   /// raises CancelledError("Queue 'q' is already closed."); a cancelling close never fails.
   Operation* Close(bool cancel_pending_enqueues = false, const std::string& name = "") const;
-  /// An int32 scalar: the number of elements in the queue. Default name "<queue>_Size".
+  /// An int32 scalar: the number of elements in the queue. Default name `QUEUE_Size`.
   Output Size(const std::string& name = "") const;
 
  private:

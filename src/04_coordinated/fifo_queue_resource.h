@@ -48,7 +48,7 @@ struct QueueComponents {
 };
 
 /// Reads the components back from a FIFOQueueV2 op's attributes ("num_components",
-/// "component_type_<i>", and "shape_<i>" when shapes are specified).
+/// `component_type_I`, and `shape_I` when shapes are specified).
 QueueComponents QueueComponentsOf(const Operation& queue_op);
 
 /// The elements and blocked callers of one FIFOQueue in one session.
@@ -78,8 +78,8 @@ class FIFOQueueResource : public ResourceBase {
   void EnqueueMany(const Tuple& batch, const std::string& op_name);
 
   /// Removes and returns the oldest element, waiting for one and for earlier dequeuers.
-  /// \throws OutOfRangeError naming `op_name` if the queue is closed and empty;
-  ///   CancelledError if the session closes while waiting. The queue is unchanged.
+  /// \throws OutOfRangeError naming `op_name` if the queue is closed and empty.
+  /// \throws CancelledError if the session closes while waiting. The queue is unchanged.
   Tuple Dequeue(const std::string& op_name);
 
   /// Removes the `n` oldest elements and returns each component stacked along a new first
@@ -87,8 +87,8 @@ class FIFOQueueResource : public ResourceBase {
   /// \pre n >= 0 and the component shapes are specified.
   /// \throws OutOfRangeError if the queue is closed with fewer than the elements still
   ///   missing ("requested" counts those, "current size" the queue without them); elements
-  ///   taken so far go back to the front, so the queue is unchanged. CancelledError if the
-  ///   session closes while waiting.
+  ///   taken so far go back to the front, so the queue is unchanged.
+  /// \throws CancelledError if the session closes while waiting.
   Tuple DequeueMany(int64_t n, const std::string& op_name);
 
   /// Closes the queue: later enqueues fail, dequeues drain what is left, then fail.
@@ -107,6 +107,10 @@ class FIFOQueueResource : public ResourceBase {
 
   /// The queue's name (its FIFOQueue op's name).
   const std::string& name() const { return name_; }
+  /// The dtype of each component.
+  const std::vector<DataType>& dtypes() const { return dtypes_; }
+  /// The shape of each component; empty when unspecified.
+  const std::vector<TensorShape>& shapes() const { return shapes_; }
 
   /// For tests, the seam that replaces sleeping: blocks until at least `enqueuers` callers
   /// in the enqueue line (enqueues and plain closes) and `dequeuers` in the dequeue line are

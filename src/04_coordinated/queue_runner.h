@@ -76,11 +76,13 @@ class QueueRunner {
   /// `queue.Close()`, `cancel_op` to `queue.Close(true)` (both are added to the graph now).
   /// Errors of an enqueue op with a code in `queue_closed_error_codes` end its thread
   /// cleanly.
-  /// \throws ValueError("Must provide queue and enqueue_ops.") if the queue is null or
-  ///   there are no ops; TypeError if `queue_closed_error_codes` is empty or holds kOk.
+  /// \throws ValueError if the queue is null or there are no ops (`Must provide queue and
+  ///   enqueue_ops.`).
+  /// \throws TypeError if `queue_closed_error_codes` is empty or holds kOk.
   QueueRunner(Queue queue, std::vector<Operation*> enqueue_ops, Operation* close_op = nullptr,
               Operation* cancel_op = nullptr,
               std::vector<ErrorCode> queue_closed_error_codes = {ErrorCode::kOutOfRange});
+  /// Forgets the runner; threads it made keep running on their own shared state.
   ~QueueRunner();
   QueueRunner(const QueueRunner&) = delete;
   QueueRunner& operator=(const QueueRunner&) = delete;
@@ -99,8 +101,8 @@ class QueueRunner {
   const std::vector<ErrorCode>& queue_closed_error_codes() const;
 
   /// Makes the threads that run the enqueue ops in `session`: one per op, named
-  /// "QueueRunnerThread-<queue>-<op>", plus, when `coord` is given,
-  /// "QueueRunnerThread-<queue>-close_on_stop". Each is registered with `coord` and started
+  /// `QueueRunnerThread-QUEUE-OP`, plus, when `coord` is given,
+  /// `QueueRunnerThread-QUEUE-close_on_stop`. Each is registered with `coord` and started
   /// if `start`. Clears exceptions_raised().
   /// \returns no threads at all if threads made earlier for this session still run (or were
   ///   never started).
