@@ -50,9 +50,12 @@ std::string CallTracer::ToGraphviz() const {
   // Each participant is a column: a header box, then one invisible point per event row,
   // joined top to bottom by its dashed lifeline. Row r holds every column's r-th point at
   // one height (rank=same), and the r-th event is a horizontal arrow within that row.
+  // Arrows are straight (splines=false) and their labels are xlabels, placed after layout:
+  // an ordinary label is a node of its own, which bends an arrow that passes other columns.
   std::ostringstream dot;
   dot << "digraph sequence {\n"
-      << "  graph [rankdir=TB, nodesep=1.2, ranksep=0.22, fontname=\"Helvetica\"];\n"
+      << "  graph [rankdir=TB, nodesep=1.2, ranksep=0.22, splines=false, forcelabels=true, "
+      << "fontname=\"Helvetica\"];\n"
       << "  node [shape=point, width=0.01, height=0.01, color=\"#999999\"];\n"
       << "  edge [fontname=\"Helvetica\", fontsize=10, arrowsize=0.7];\n";
   const size_t n = participants.size(), rows = all.size() + 1;
@@ -84,7 +87,7 @@ std::string CallTracer::ToGraphviz() const {
     const Event& e = all[r];
     const size_t from = column[e.from], to = column[e.to];
     const size_t tail = e.is_return ? to : from, head = e.is_return ? from : to;
-    dot << "  " << point(tail, r + 1) << " -> " << point(head, r + 1) << " [label=\"" << r + 1
+    dot << "  " << point(tail, r + 1) << " -> " << point(head, r + 1) << " [xlabel=\"" << r + 1
         << ". " << e.method << (e.is_return ? " returns" : "") << "\""
         << (e.is_return ? ", style=dashed, color=\"#777777\"" : ", color=\"#2255aa\"")
         << "];\n";
