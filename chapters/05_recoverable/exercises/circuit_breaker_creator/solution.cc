@@ -1,0 +1,36 @@
+// Reference solution for the circuit breaker exercise.
+#include "chapters/05_recoverable/exercises/circuit_breaker_creator/circuit_breaker_creator.h"
+
+#include "src/01_session/errors.h"
+
+namespace mts {
+
+CircuitBreakerCreator::CircuitBreakerCreator(std::shared_ptr<SessionCreator> creator,
+                                             int max_failures, double window_secs,
+                                             Clock* clock)
+    : creator_(std::move(creator)),
+      max_failures_(max_failures),
+      window_secs_(window_secs),
+      clock_(clock != nullptr ? clock : RealClock()) {}
+
+std::unique_ptr<SessionInterface> CircuitBreakerCreator::CreateSession() {
+  if (open()) throw UnavailableError("circuit open");
+  try {
+    std::unique_ptr<SessionInterface> session = creator_->CreateSession();
+    failures_.clear();
+    return session;
+  } catch (...) {
+    const double now = clock_->NowSeconds();
+    failures_.push_back(now);
+    while (!failures_.empty() && failures_.front() <= now - window_secs_) failures_.pop_front();
+    if (static_cast<int>(failures_.size()) >= max_failures_) {
+      open_until_ = now + window_secs_;
+      failures_.clear();  // A fresh count once the circuit closes again.
+    }
+    throw;
+  }
+}
+
+bool CircuitBreakerCreator::open() const { return clock_->NowSeconds() < open_until_; }
+
+}  // namespace mts
