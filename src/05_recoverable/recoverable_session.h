@@ -62,8 +62,9 @@ struct RecoveryOptions {
 class RecoverableSession : public WrappedSession {
  public:
   /// Creates the first stack with `creator`, retrying on preemption errors.
-  /// \throws the first non-preemption error of a creation; the last preemption error when
-  ///   RecoveryOptions::max_creation_attempts is exhausted.
+  /// \throws OpError as a creation throws it, except a preemption error, which is retried;
+  ///   the last preemption error once RecoveryOptions::max_creation_attempts are used up.
+  ///   Other exceptions of the creator propagate at once.
   explicit RecoverableSession(std::shared_ptr<SessionCreator> creator,
                               RecoveryOptions options = {});
 
@@ -73,8 +74,9 @@ class RecoverableSession : public WrappedSession {
 
   /// Runs on the current stack; on a preemption error closes it, creates a new one and
   /// runs the whole call again (so hooks' BeforeRun/AfterRun and the train op run again).
-  /// \throws RuntimeError after Close(); any non-preemption error of the run or of a
-  ///   re-creation.
+  /// \throws RuntimeError "Attempted to use a closed Session." after Close().
+  /// \throws OpError as the run throws it, unless it is a preemption error (recovered); as
+  ///   a re-creation throws it (see the constructor).
   std::vector<Tensor> Run(const std::vector<Output>& fetches, const FeedDict& feeds = {},
                           const std::vector<Operation*>& targets = {},
                           const RunOptions& options = {},
