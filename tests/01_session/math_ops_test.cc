@@ -12,6 +12,7 @@
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/session.h"
+#include "tests/01_session/op_test_util.h"
 
 namespace mts {
 namespace {
@@ -19,28 +20,9 @@ namespace {
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
-constexpr int64_t kUnknown = TensorShape::kUnknownDim;
-
-// Runs `y` once in a new session on the default graph.
-Tensor Eval(const Output& y, const FeedDict& feeds = {}) {
-  Session session;
-  return session.Run(y, feeds);
-}
-
-// The message of the E that `f` throws; a test failure if it throws nothing or another type.
-template <typename E>
-std::string MessageOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "threw the wrong exception type: " << e.what();
-    return "";
-  }
-  ADD_FAILURE() << "threw nothing";
-  return "";
-}
+using testing_util::Eval;
+using testing_util::kUnknown;
+using testing_util::MessageOf;
 
 using BinaryFn = Output (*)(const Output&, const Output&, const std::string&);
 
