@@ -4,10 +4,9 @@
 
 namespace mts {
 
-ChiefSessionCreator::ChiefSessionCreator(std::shared_ptr<Scaffold> scaffold,
-                                         std::string master, std::string checkpoint_dir,
-                                         std::string checkpoint_filename_with_path,
-                                         Clock* clock)
+ChiefSessionCreator::ChiefSessionCreator(std::shared_ptr<Scaffold> scaffold, std::string master,
+                                         std::string checkpoint_dir,
+                                         std::string checkpoint_filename_with_path, Clock* clock)
     : scaffold_(scaffold != nullptr ? std::move(scaffold) : std::make_shared<Scaffold>()),
       master_(std::move(master)),
       checkpoint_dir_(std::move(checkpoint_dir)),
@@ -17,23 +16,18 @@ ChiefSessionCreator::ChiefSessionCreator(std::shared_ptr<Scaffold> scaffold,
 // Built lazily because the scaffold's ops exist only once it is finalized.
 SessionManager& ChiefSessionCreator::GetSessionManager() {
   if (session_manager_ == nullptr) {
-    SessionManagerOptions options;
-    options.local_init_op = scaffold_->local_init_op();
-    options.ready_op = scaffold_->ready_op();
-    options.ready_for_local_init_op = scaffold_->ready_for_local_init_op();
-    options.graph = scaffold_->graph();
-    options.clock = clock_;
-    session_manager_ = std::make_unique<SessionManager>(std::move(options));
+    session_manager_ =
+        std::make_unique<SessionManager>(SessionManagerOptionsFor(*scaffold_, clock_));
   }
   return *session_manager_;
 }
 
 std::unique_ptr<SessionInterface> ChiefSessionCreator::CreateSession() {
   scaffold_->Finalize();
-  return GetSessionManager().PrepareSession(
-      master_, scaffold_->init_op(), scaffold_->saver().get(), checkpoint_dir_,
-      checkpoint_filename_with_path_, /*wait_for_checkpoint=*/false, /*max_wait_secs=*/7200,
-      scaffold_->init_feed_dict(), scaffold_->BoundInitFn());
+  return GetSessionManager().PrepareSession(master_, scaffold_->init_op(), scaffold_->saver().get(),
+                                            checkpoint_dir_, checkpoint_filename_with_path_,
+                                            /*wait_for_checkpoint=*/false, /*max_wait_secs=*/7200,
+                                            scaffold_->init_feed_dict(), scaffold_->BoundInitFn());
 }
 
 }  // namespace mts

@@ -7,9 +7,20 @@
 
 #include "src/01_session/errors.h"
 #include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/scaffold.h"
 #include "src/platform/logging.h"
 
 namespace mts {
+
+SessionManagerOptions SessionManagerOptionsFor(const Scaffold& scaffold, Clock* clock) {
+  SessionManagerOptions options;
+  options.local_init_op = scaffold.local_init_op();
+  options.ready_op = scaffold.ready_op();
+  options.ready_for_local_init_op = scaffold.ready_for_local_init_op();
+  options.graph = scaffold.graph();
+  options.clock = clock;
+  return options;
+}
 
 namespace {
 

@@ -48,6 +48,8 @@
 
 namespace mts {
 
+class Scaffold;
+
 /// How a SessionManager checks and completes initialisation; TensorFlow's defaults.
 struct SessionManagerOptions {
   /// Initialises local variables; run in every session once ready_for_local_init_op allows.
@@ -67,6 +69,10 @@ struct SessionManagerOptions {
 };
 
 /// Makes sessions whose models are ready (TensorFlow's SessionManager).
+/// The options both session creators use: the finalized `scaffold`'s local-init and
+/// readiness ops and its graph, with waits on `clock` (null: RealClock()).
+SessionManagerOptions SessionManagerOptionsFor(const Scaffold& scaffold, Clock* clock);
+
 class SessionManager {
  public:
   /// An init function as the manager calls it (a Scaffold's BoundInitFn()).

@@ -4,9 +4,8 @@
 
 namespace mts {
 
-WorkerSessionCreator::WorkerSessionCreator(std::shared_ptr<Scaffold> scaffold,
-                                           std::string master, double max_wait_secs,
-                                           Clock* clock)
+WorkerSessionCreator::WorkerSessionCreator(std::shared_ptr<Scaffold> scaffold, std::string master,
+                                           double max_wait_secs, Clock* clock)
     : scaffold_(scaffold != nullptr ? std::move(scaffold) : std::make_shared<Scaffold>()),
       master_(std::move(master)),
       max_wait_secs_(max_wait_secs),
@@ -15,13 +14,8 @@ WorkerSessionCreator::WorkerSessionCreator(std::shared_ptr<Scaffold> scaffold,
 // Built lazily because the scaffold's ops exist only once it is finalized.
 SessionManager& WorkerSessionCreator::GetSessionManager() {
   if (session_manager_ == nullptr) {
-    SessionManagerOptions options;
-    options.local_init_op = scaffold_->local_init_op();
-    options.ready_op = scaffold_->ready_op();
-    options.ready_for_local_init_op = scaffold_->ready_for_local_init_op();
-    options.graph = scaffold_->graph();
-    options.clock = clock_;
-    session_manager_ = std::make_unique<SessionManager>(std::move(options));
+    session_manager_ =
+        std::make_unique<SessionManager>(SessionManagerOptionsFor(*scaffold_, clock_));
   }
   return *session_manager_;
 }
