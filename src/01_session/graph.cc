@@ -123,6 +123,11 @@ void Graph::Finalize() {
   finalized_ = true;
 }
 
+void Graph::UnsafeUnfinalize() {
+  std::lock_guard<std::mutex> lock(mu_);
+  finalized_ = false;
+}
+
 bool Graph::finalized() const {
   std::lock_guard<std::mutex> lock(mu_);
   return finalized_;

@@ -79,6 +79,10 @@ class Graph {
   void Finalize();
   /// True after Finalize().
   bool finalized() const;
+  /// Makes a finalized graph writable again. Only MonitoredSession calls it, on close, to
+  /// leave the graph as it found it (TensorFlow's `_unsafe_unfinalize`): unsafe because
+  /// any session still running the graph assumes it no longer changes.
+  void UnsafeUnfinalize();
 
   /// Appends `value` to collection `key` (a variable, an op, a queue runner, a saver...).
   /// \throws RuntimeError if the graph is finalized.

@@ -68,6 +68,22 @@ std::vector<Tensor> RecoverableSession::Run(const std::vector<Output>& fetches,
 }
 // [mts:recover-end]
 
+// [mts:recoverable-run-step-fn]
+void RecoverableSession::RunStepFn(
+    const std::function<void(SessionInterface& below)>& step_fn) {
+  while (true) {
+    if (closed_) throw RuntimeError("Attempted to use a closed Session.");
+    try {
+      step_fn(*inner());  // inner() is the stack made by the latest creation.
+      return;
+    } catch (const OpError& e) {
+      if (!IsPreemptionError(e.code())) throw;
+      Recover(e);  // Then the whole step function again, on the new stack.
+    }
+  }
+}
+// [mts:recoverable-run-step-fn-end]
+
 bool RecoverableSession::InnerShouldStop() {
   auto* below = dynamic_cast<WrappedSession*>(inner());
   if (below == nullptr) return false;

@@ -37,6 +37,7 @@
 #define MTS_SRC_05_RECOVERABLE_RECOVERABLE_SESSION_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -81,6 +82,18 @@ class RecoverableSession : public WrappedSession {
                           const std::vector<Operation*>& targets = {},
                           const RunOptions& options = {},
                           RunMetadata* run_metadata = nullptr) override;
+
+  /// Calls `step_fn` with the stack below (the session whose Run goes through the hooks
+  /// but not through recovery). A preemption error anywhere inside it, from a hooked run
+  /// or from a raw run on the session the caller looked up, closes the stack, creates a
+  /// new one and calls `step_fn` again from the start: its side effects repeat, as a
+  /// retried Run repeats the hooks. `step_fn` must look up the raw session it uses on each
+  /// call (MonitoredSession asks its creator), never keep one from an earlier call: after a
+  /// recovery the old one is closed. TensorFlow hands a retried step function the old raw
+  /// session; this is the fix.
+  /// \throws RuntimeError "Attempted to use a closed Session." after Close().
+  /// \throws OpError as `step_fn` throws it, unless it is a preemption error (recovered).
+  void RunStepFn(const std::function<void(SessionInterface& below)>& step_fn);
 
   /// Closes the current stack. Afterwards Run raises and ShouldStop is true.
   void Close() override;
