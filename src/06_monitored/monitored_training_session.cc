@@ -1,0 +1,85 @@
+#include "src/06_monitored/monitored_training_session.h"
+
+#include "src/02_chief_worker/chief_session_creator.h"
+#include "src/02_chief_worker/worker_session_creator.h"
+#include "src/03_hooked/checkpoint_saver_hook.h"
+#include "src/03_hooked/step_counter_hook.h"
+#include "src/03_hooked/summary_saver_hook.h"
+
+namespace mts {
+namespace {
+
+// A pair of frequencies after TensorFlow's USE_DEFAULT rule: both unset takes the defaults;
+// one set turns the other off; both set stay set (and the hook raises). A value <= 0 is off.
+template <typename Steps, typename Secs>
+std::pair<std::optional<Steps>, std::optional<Secs>> ResolveFrequencies(
+    std::optional<Steps> steps, std::optional<Secs> secs, std::optional<Steps> default_steps,
+    std::optional<Secs> default_secs) {
+  if (!steps && !secs) return {default_steps, default_secs};
+  auto positive = [](auto value) -> decltype(value) {
+    if (value && *value <= 0) return std::nullopt;
+    return value;
+  };
+  return {positive(steps), positive(secs)};
+}
+
+}  // namespace
+
+// [mts:default-hooks]
+MonitoredSession::Hooks MonitoredTrainingSessionHooks(
+    const MonitoredTrainingSessionOptions& options, const std::shared_ptr<Scaffold>& scaffold) {
+  if (!options.is_chief) return options.hooks;  // A worker: no default hooks at all.
+
+  auto [summary_steps, summary_secs] = ResolveFrequencies<int64_t, double>(
+      options.save_summaries_steps, options.save_summaries_secs, 100, std::nullopt);
+  auto [checkpoint_steps, checkpoint_secs] = ResolveFrequencies<int64_t, double>(
+      options.save_checkpoint_steps, options.save_checkpoint_secs, std::nullopt, 600.0);
+  const std::string summary_dir =
+      options.summary_dir.empty() ? options.checkpoint_dir : options.summary_dir;
+
+  MonitoredSession::Hooks hooks = options.chief_only_hooks;
+  if (!summary_dir.empty() && options.log_step_count_steps > 0) {
+    hooks.push_back(std::make_shared<StepCounterHook>(
+        options.log_step_count_steps, std::nullopt, summary_dir, nullptr, options.clock));
+  }
+  if (!summary_dir.empty() && (summary_steps || summary_secs)) {
+    hooks.push_back(std::make_shared<SummarySaverHook>(summary_steps, summary_secs, summary_dir,
+                                                       nullptr, scaffold,
+                                                       std::vector<Output>{}, options.clock));
+  }
+  if (!options.checkpoint_dir.empty() && (checkpoint_steps || checkpoint_secs)) {
+    hooks.push_back(std::make_shared<CheckpointSaverHook>(
+        options.checkpoint_dir, checkpoint_secs, checkpoint_steps, nullptr, "model.ckpt",
+        scaffold, std::vector<std::shared_ptr<CheckpointSaverListener>>{}, options.clock));
+  }
+  hooks.insert(hooks.end(), options.hooks.begin(), options.hooks.end());
+  return hooks;
+}
+// [mts:default-hooks-end]
+
+// [mts:monitored-training-session]
+std::unique_ptr<MonitoredSession> MonitoredTrainingSession(
+    MonitoredTrainingSessionOptions options) {
+  // One scaffold for the creator and the hooks: the same Saver restores and saves.
+  std::shared_ptr<Scaffold> scaffold =
+      options.scaffold != nullptr ? options.scaffold : std::make_shared<Scaffold>();
+  MonitoredSession::Hooks hooks = MonitoredTrainingSessionHooks(options, scaffold);
+
+  std::shared_ptr<SessionCreator> creator;
+  if (options.is_chief) {
+    creator = std::make_shared<ChiefSessionCreator>(scaffold, options.master,
+                                                    options.checkpoint_dir, "", options.clock);
+  } else {
+    creator = std::make_shared<WorkerSessionCreator>(scaffold, options.master,
+                                                     options.max_wait_secs, options.clock);
+  }
+  MonitoredSessionOptions session_options;
+  session_options.stop_grace_period_secs = options.stop_grace_period_secs;
+  session_options.recovery = options.recovery;
+  session_options.clock = options.clock;
+  return std::make_unique<MonitoredSession>(std::move(creator), std::move(hooks),
+                                            session_options);
+}
+// [mts:monitored-training-session-end]
+
+}  // namespace mts
