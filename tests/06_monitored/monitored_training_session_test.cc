@@ -1,0 +1,183 @@
+// MonitoredTrainingSession: TensorFlow's defaults and the USE_DEFAULT rules for the two
+// frequency pairs, the default hooks and their order, chief versus worker, summaries in
+// the checkpoint directory, and a second session resuming from the first one's checkpoint.
+#include "src/06_monitored/monitored_training_session.h"
+
+#include <memory>
+#include <string>
+#include <typeinfo>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "src/01_session/errors.h"
+#include "src/01_session/graph.h"
+#include "src/01_session/training_util.h"
+#include "src/01_session/variables.h"
+#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/03_hooked/checkpoint_saver_hook.h"
+#include "src/03_hooked/step_counter_hook.h"
+#include "src/03_hooked/summary_saver_hook.h"
+#include "src/03_hooked/summary_writer_cache.h"
+#include "src/platform/file_system.h"
+#include "tests/testing/fake_clock.h"
+
+namespace mts {
+namespace {
+
+class NamedHook : public SessionRunHook {};
+
+std::string NewDir(const std::string& name) {
+  static int count = 0;
+  std::string dir = JoinPath(::testing::TempDir(), name + "_" + std::to_string(++count));
+  DefaultFileSystem()->CreateDirectories(dir);
+  return dir;
+}
+
+// The class name of each hook, in order.
+std::vector<std::string> Kinds(const MonitoredSession::Hooks& hooks) {
+  std::vector<std::string> kinds;
+  for (const auto& hook : hooks) {
+    const SessionRunHook& h = *hook;
+    if (typeid(h) == typeid(StepCounterHook)) {
+      kinds.push_back("StepCounter");
+    } else if (typeid(h) == typeid(SummarySaverHook)) {
+      kinds.push_back("SummarySaver");
+    } else if (typeid(h) == typeid(CheckpointSaverHook)) {
+      kinds.push_back("CheckpointSaver");
+    } else if (typeid(h) == typeid(NamedHook)) {
+      kinds.push_back("user");
+    } else {
+      kinds.push_back("other");
+    }
+  }
+  return kinds;
+}
+
+class MonitoredTrainingSessionTest : public ::testing::Test {
+ protected:
+  MonitoredTrainingSessionTest() {
+    options_.stop_on_signals = false;  // The order tests list only TensorFlow's hooks.
+    options_.chief_only_hooks = {chief_only_};
+    options_.hooks = {user_};
+  }
+  ~MonitoredTrainingSessionTest() override { SummaryWriterCache::Clear(); }
+
+  MonitoredSession::Hooks DefaultHooks() {
+    return MonitoredTrainingSessionHooks(options_, std::make_shared<Scaffold>());
+  }
+
+  Graph graph_;
+  DefaultGraphScope scope_{graph_};
+  Variable global_step_ = GetOrCreateGlobalStep();
+  Output train_ = IncrementGlobalStep();
+  std::shared_ptr<NamedHook> chief_only_ = std::make_shared<NamedHook>();
+  std::shared_ptr<NamedHook> user_ = std::make_shared<NamedHook>();
+  MonitoredTrainingSessionOptions options_;
+};
+
+// §14: the chief's hooks in TensorFlow's order, each default hook present by default when
+// checkpoint_dir is set (summary_dir defaults to it).
+TEST_F(MonitoredTrainingSessionTest, ChiefGetsDefaultHooksInOrder) {
+  options_.checkpoint_dir = NewDir("order");
+  MonitoredSession::Hooks hooks = DefaultHooks();
+  EXPECT_EQ(Kinds(hooks), (std::vector<std::string>{"user", "StepCounter", "SummarySaver",
+                                                     "CheckpointSaver", "user"}));
+  EXPECT_EQ(hooks.front(), chief_only_);
+  EXPECT_EQ(hooks.back(), user_);
+}
+
+// Without directories there is nowhere to write: only the caller's hooks.
+TEST_F(MonitoredTrainingSessionTest, NoDirectoriesNoDefaultHooks) {
+  EXPECT_EQ(Kinds(DefaultHooks()), (std::vector<std::string>{"user", "user"}));
+}
+
+// summary_dir alone gives the step counter and summaries, not checkpoints.
+TEST_F(MonitoredTrainingSessionTest, SummaryDirAloneGivesNoCheckpoints) {
+  options_.summary_dir = NewDir("summaries");
+  EXPECT_EQ(Kinds(DefaultHooks()),
+            (std::vector<std::string>{"user", "StepCounter", "SummarySaver", "user"}));
+}
+
+// §18.17: a non-chief gets no default hooks, and its chief_only_hooks are ignored.
+TEST_F(MonitoredTrainingSessionTest, WorkerGetsOnlyItsHooks) {
+  options_.is_chief = false;
+  options_.checkpoint_dir = NewDir("worker");
+  MonitoredSession::Hooks hooks = DefaultHooks();
+  ASSERT_EQ(hooks.size(), 1u);
+  EXPECT_EQ(hooks[0], user_);
+}
+
+// A value <= 0 turns a hook off; log_step_count_steps <= 0 turns the step counter off.
+TEST_F(MonitoredTrainingSessionTest, NonPositiveFrequenciesTurnHooksOff) {
+  options_.checkpoint_dir = NewDir("off");
+  options_.save_checkpoint_secs = 0;
+  options_.save_summaries_steps = -1;
+  options_.log_step_count_steps = 0;
+  EXPECT_EQ(Kinds(DefaultHooks()), (std::vector<std::string>{"user", "user"}));
+}
+
+// §18.17: both frequencies of a pair raise ValueError, for checkpoints and summaries.
+TEST_F(MonitoredTrainingSessionTest, BothSecsAndStepsRaise) {
+  options_.checkpoint_dir = NewDir("both");
+  options_.save_checkpoint_secs = 60;
+  options_.save_checkpoint_steps = 10;
+  EXPECT_THROW(DefaultHooks(), ValueError);
+  options_.save_checkpoint_secs.reset();
+  options_.save_summaries_steps = 10;
+  options_.save_summaries_secs = 5;
+  EXPECT_THROW(MonitoredTrainingSession(options_), ValueError);
+}
+
+// Setting the steps of a pair turns its seconds off: a checkpoint every 5 steps (plus the
+// one at creation and the final one), whatever the clock says.
+TEST_F(MonitoredTrainingSessionTest, CheckpointEveryNSteps) {
+  options_.checkpoint_dir = NewDir("steps");
+  options_.save_checkpoint_steps = 5;
+  options_.hooks.clear();
+  options_.chief_only_hooks.clear();
+  auto session = MonitoredTrainingSession(options_);
+  for (int i = 0; i < 12; ++i) session->Run(train_);
+  session->Close();
+  auto state = GetCheckpointState(options_.checkpoint_dir);
+  ASSERT_TRUE(state.has_value());
+  std::vector<std::string> names;
+  for (const auto& path : state->all_model_checkpoint_paths) {
+    names.push_back(path.substr(path.find_last_of('/') + 1));
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"model.ckpt-0", "model.ckpt-5", "model.ckpt-10",
+                                             "model.ckpt-12"}));
+}
+
+// The chief writes summaries (the step counter's) into checkpoint_dir, and a second
+// session on the same directory resumes from the first one's final checkpoint.
+TEST_F(MonitoredTrainingSessionTest, ChiefWritesEventsAndASecondSessionResumes) {
+  options_.checkpoint_dir = NewDir("resume");
+  options_.log_step_count_steps = 2;
+  options_.hooks.clear();
+  options_.chief_only_hooks.clear();
+  {
+    auto session = MonitoredTrainingSession(options_);
+    for (int i = 0; i < 5; ++i) session->Run(train_);
+    session->Close();
+  }
+  bool has_events = false;
+  for (const std::string& name : DefaultFileSystem()->ListDirectory(options_.checkpoint_dir)) {
+    has_events |= name.find("tfevents") != std::string::npos;
+  }
+  EXPECT_TRUE(has_events);
+  auto session = MonitoredTrainingSession(options_);
+  EXPECT_EQ(session->Run(train_).scalar<int64_t>(), 6);
+  session->Close();
+}
+
+// A worker waits for the chief's model; alone, it gives up after max_wait_secs.
+TEST_F(MonitoredTrainingSessionTest, WorkerWithoutAChiefTimesOut) {
+  FakeClock clock(FakeClock::Mode::kAutoAdvance);
+  options_.is_chief = false;
+  options_.max_wait_secs = 90;
+  options_.clock = &clock;
+  EXPECT_THROW(MonitoredTrainingSession(options_), DeadlineExceededError);
+}
+
+}  // namespace
+}  // namespace mts
