@@ -422,5 +422,33 @@ TEST_F(RecoverableSessionTest, NumRecoveriesCountsEachRebuild) {
   EXPECT_EQ(counting_->created(), 5);
 }
 
+// RunStepFn: a preemption error anywhere inside the step function (here from a raw run on
+// the raw session it looked up) rebuilds the stack and calls it again from the start, with
+// the new stack and the new raw session; other errors propagate; after Close it raises.
+TEST_F(RecoverableSessionTest, RunStepFnReinvokesTheStepFunctionOnTheNewStack) {
+  auto session = Make();
+  std::vector<SessionInterface*> stacks;
+  std::vector<SessionInterface*> raw_sessions;
+  int64_t step = 0;
+  session->RunStepFn([&](SessionInterface& below) {
+    stacks.push_back(&below);
+    raw_sessions.push_back(coordinated_->raw_session());
+    step = raw_sessions.back()->Run(train_).scalar<int64_t>();
+    if (stacks.size() == 1) throw UnavailableError("the worker was preempted");
+  });
+  // (Addresses alone prove nothing: the new stack may reuse the old one's memory.)
+  ASSERT_EQ(stacks.size(), 2u);
+  EXPECT_EQ(stacks[1], session->inner());
+  EXPECT_EQ(counting_->created(), 2);
+  EXPECT_EQ(step, 1);  // The second call ran on the new session, open and from scratch.
+  EXPECT_EQ(session->num_recoveries(), 1);
+
+  EXPECT_THROW(session->RunStepFn([](SessionInterface&) { throw InternalError("bug"); }),
+               InternalError);
+  EXPECT_EQ(session->num_recoveries(), 1);
+  session->Close();
+  EXPECT_THROW(session->RunStepFn([](SessionInterface&) {}), RuntimeError);
+}
+
 }  // namespace
 }  // namespace mts

@@ -371,10 +371,11 @@ TEST_F(MonitoredSessionTest, RecoveredStepFnGetsTheNewRawSession) {
     if (seen.size() == 1) throw AbortedError("the parameter server restarted");
     return value;
   });
+  // The retry ran on the raw session of the new stack, open and started from scratch (an
+  // old, closed one would raise; addresses alone prove nothing, memory may be reused).
   ASSERT_EQ(seen.size(), 2u);
-  EXPECT_NE(seen[0], seen[1]);
-  EXPECT_EQ(seen[1], first_->sessions.back());  // The raw session of the new stack,
-  EXPECT_EQ(step, 1);                           // which started again from scratch.
+  EXPECT_EQ(seen[1], first_->sessions.back());
+  EXPECT_EQ(step, 1);
   EXPECT_EQ(counting_->created(), 2);
 }
 
