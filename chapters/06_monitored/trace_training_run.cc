@@ -1,0 +1,152 @@
+// trace_training_run: records one short training run through a MonitoredSession (its
+// creation, four steps with a checkpoint every two, a preemption at the third step and the
+// recovery from the checkpoint, the clean close) and prints it as a graphviz sequence
+// diagram (the default) or as text (with --text, followed by what the layers logged), for
+// chapter 06.
+//
+// The MonitoredSession is the real one; the tracing sits at its edges, where a reader can
+// put it without touching the classes under study:
+//   - the caller records its own calls on the MonitoredSession;
+//   - the session creator is wrapped, so each (re)creation is drawn;
+//   - a hook records its calls, and is the one that fails: its third BeforeRun raises
+//     AbortedError, as a parameter server restarting under the step would;
+//   - a CheckpointSaverListener records each save of the CheckpointSaverHook.
+#include <cstdlib>
+#include <filesystem>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "src/01_session/errors.h"
+#include "src/01_session/training_util.h"
+#include "src/02_chief_worker/chief_session_creator.h"
+#include "src/03_hooked/call_tracer.h"
+#include "src/03_hooked/checkpoint_saver_hook.h"
+#include "src/03_hooked/summary_writer_cache.h"
+#include "src/06_monitored/monitored_session.h"
+#include "src/platform/file_system.h"
+#include "src/platform/logging.h"
+#include "tests/testing/fault_injection.h"
+
+namespace {
+
+using namespace mts;
+
+// A hook that draws each call it gets, from the layer that makes it, and fails once.
+class TracedHook : public SessionRunHook {
+ public:
+  TracedHook(std::shared_ptr<CallTracer> tracer, int fail_at_before_run)
+      : tracer_(std::move(tracer)), fail_at_(fail_at_before_run) {}
+  void Begin() override { tracer_->Call("MonitoredSession", "hook", "Begin"); }
+  void AfterCreateSession(SessionInterface&, Coordinator*) override {
+    tracer_->Call("SessionCreator", "hook", "AfterCreateSession");
+  }
+  SessionRunArgs BeforeRun(SessionRunContext&) override {
+    if (++before_runs_ == fail_at_) {
+      tracer_->Call("HookedSession", "hook", "BeforeRun: AbortedError!");
+      throw AbortedError("the parameter server restarted");
+    }
+    tracer_->Call("HookedSession", "hook", "BeforeRun");
+    return {};
+  }
+  void AfterRun(SessionRunContext&, const SessionRunValues&) override {
+    tracer_->Call("HookedSession", "hook", "AfterRun");
+  }
+  void End(SessionInterface&) override { tracer_->Call("MonitoredSession", "hook", "End"); }
+
+ private:
+  std::shared_ptr<CallTracer> tracer_;
+  int fail_at_;
+  int before_runs_ = 0;
+};
+
+// Draws each checkpoint the CheckpointSaverHook writes.
+class TracedListener : public CheckpointSaverListener {
+ public:
+  explicit TracedListener(std::shared_ptr<CallTracer> tracer) : tracer_(std::move(tracer)) {}
+  void BeforeSave(SessionInterface&, int64_t step) override {
+    tracer_->Call("CheckpointSaverHook", "Saver", "Save (step " + std::to_string(step) + ")");
+  }
+
+ private:
+  std::shared_ptr<CallTracer> tracer_;
+};
+
+// Keeps what the recoverable layer, the session manager and the saver log, with the temporary
+// directory masked, so the text output is the same on every build.
+class StackLog : public LogSink {
+ public:
+  explicit StackLog(std::string dir) : dir_(std::move(dir)) {}
+  void Send(const LogEntry& entry) override {
+    if (entry.file != "recoverable_session.cc" && entry.file != "session_manager.cc" &&
+        entry.file != "saver.cc") {
+      return;
+    }
+    std::string message = entry.message;
+    for (size_t at; (at = message.find(dir_)) != std::string::npos;) {
+      message.replace(at, dir_.size(), "<checkpoint_dir>");
+    }
+    lines.push_back(entry.file + ": " + message);
+  }
+  std::vector<std::string> lines;
+
+ private:
+  std::string dir_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bool text = argc > 1 && std::strcmp(argv[1], "--text") == 0;
+  setenv("MTS_MIN_LOG_LEVEL", "2", /*overwrite=*/1);  // Timestamped lines stay out.
+  char dir_template[] = "/tmp/trace_training_run_XXXXXX";
+  const std::string checkpoint_dir = mkdtemp(dir_template);
+  StackLog log(checkpoint_dir);
+  AddLogSink(&log);
+
+  Graph graph;
+  DefaultGraphScope as_default(graph);
+  GetOrCreateGlobalStep();
+  Output train = IncrementGlobalStep();
+
+  // [mts:trace-training-run]
+  auto tracer = std::make_shared<CallTracer>();
+  auto chief = std::make_shared<ChiefSessionCreator>(nullptr, "", checkpoint_dir);
+  auto creator = std::make_shared<FunctionSessionCreator>([=] {
+    tracer->Call("RecoverableSession", "SessionCreator", "CreateSession");
+    auto session = chief->CreateSession();  // Restores the latest checkpoint, or initialises.
+    tracer->Return("RecoverableSession", "SessionCreator", "CreateSession");
+    return session;
+  });
+  auto hook = std::make_shared<TracedHook>(tracer, /*fail_at_before_run=*/3);
+  auto saver_hook = std::make_shared<CheckpointSaverHook>(
+      checkpoint_dir, std::nullopt, /*save_steps=*/2, nullptr, "model.ckpt", nullptr,
+      std::vector<std::shared_ptr<CheckpointSaverListener>>{
+          std::make_shared<TracedListener>(tracer)});
+
+  tracer->Call("caller", "MonitoredSession", "construct");
+  MonitoredSession session(creator, {saver_hook, hook});
+  tracer->Return("caller", "MonitoredSession", "construct");
+  int64_t step = 0;
+  while (step < 4) {
+    tracer->Call("caller", "MonitoredSession", "Run");
+    step = session.Run(train).scalar<int64_t>();
+    tracer->Return("caller", "MonitoredSession", "Run -> step " + std::to_string(step));
+  }
+  tracer->Call("caller", "MonitoredSession", "Close");
+  session.Close();
+  tracer->Return("caller", "MonitoredSession", "Close");
+  // [mts:trace-training-run-end]
+
+  RemoveLogSink(&log);
+  SummaryWriterCache::Clear();
+  std::filesystem::remove_all(checkpoint_dir);
+  if (!text) {
+    std::cout << tracer->ToGraphviz();
+    return 0;
+  }
+  std::cout << tracer->ToText() << "\nThe layers logged:\n";
+  for (const std::string& line : log.lines) std::cout << "  " << line << "\n";
+  return 0;
+}
