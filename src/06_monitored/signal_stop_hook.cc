@@ -97,8 +97,8 @@ void InstallHandlers() {
     if (failed != 0) {
       const int error = errno;
       RestorePrevious(i);
-      throw RuntimeError(std::string("sigaction failed for ") + SignalName(kSignals[i]) +
-                         ": " + std::strerror(error));
+      throw RuntimeError(std::string("sigaction failed for ") + SignalName(kSignals[i]) + ": " +
+                         std::strerror(error));
     }
     g_replaced[i] = true;
   }
@@ -131,8 +131,7 @@ SessionRunArgs SignalStopHook::BeforeRun(SessionRunContext& run_context) {
   return {};
 }
 
-void SignalStopHook::AfterRun(SessionRunContext& run_context,
-                              const SessionRunValues& run_values) {
+void SignalStopHook::AfterRun(SessionRunContext& run_context, const SessionRunValues& run_values) {
   StopIfSignalled(run_context);
 }
 
