@@ -181,6 +181,9 @@ int main(int argc, char** argv) {
       "Trains a small network on the spirals with MonitoredTrainingSession. Run it again "
       "with the same --checkpoint_dir and a larger --steps: it resumes where it stopped.");
   absl::ParseCommandLine(argc, argv);
+  // Line by line even into a pipe or file, so the progress shows as it happens and keeps
+  // its place among the library's log lines on stderr.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   try {
     return Train();
   } catch (const std::exception& e) {
