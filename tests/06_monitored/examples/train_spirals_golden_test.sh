@@ -15,11 +15,13 @@ rm -rf "$dir"
 
 raw="$TEST_TMPDIR/raw.txt"
 : >"$raw"
+run=0
 for steps in 200 400 400; do
+  run=$((run + 1))
   echo "\$ train_spirals --steps=$steps --log_every=50 --checkpoint_dir=$dir" >>"$raw"
   status=0
   "$binary" --steps="$steps" --log_every=50 --checkpoint_dir="$dir" \
-    >>"$raw" 2>"$TEST_TMPDIR/stderr_$steps.txt" || status=$?
+    >>"$raw" 2>"$TEST_TMPDIR/stderr_$run.txt" || status=$?
   echo "(exit status $status)" >>"$raw"
 done
 
@@ -31,9 +33,9 @@ if ! diff -u "$golden" "$actual"; then
 fi
 
 # What the example says must be what happened: the second run restored that checkpoint.
-if ! grep -q "Restoring parameters from $dir/model.ckpt-200" "$TEST_TMPDIR/stderr_400.txt"; then
+if ! grep -q "Restoring parameters from $dir/model.ckpt-200" "$TEST_TMPDIR/stderr_2.txt"; then
   echo "FAIL: the second run did not log restoring $dir/model.ckpt-200:"
-  cat "$TEST_TMPDIR/stderr_400.txt"
+  cat "$TEST_TMPDIR/stderr_2.txt"
   exit 1
 fi
 echo "PASS"
