@@ -145,10 +145,10 @@ int Train() {
   MonitoredTrainingSessionOptions options;
   options.checkpoint_dir = checkpoint_dir;
   options.hooks = {StopAtStepHook::AtLastStep(steps), final_ops};
-  ProgressPrinter progress(model, batches.FullFeed(model));
 
   // [mts:train-spirals-loop]
   std::unique_ptr<MonitoredSession> session = MonitoredTrainingSession(options);
+  ProgressPrinter progress(model, batches.FullFeed(model));  // Its clock starts now.
   WithMonitoredSession(*session, [&](MonitoredSession& sess) {
     int64_t last_printed = start_step;
     while (!sess.ShouldStop()) {
