@@ -7,7 +7,7 @@ PACKAGES=(
   # The build: Debian's Bazel 4.2 and the C++ toolchain.
   bazel-bootstrap g++ clang libclang-rt-14-dev pkg-config
   # Libraries wired into WORKSPACE as local repositories.
-  libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev libabsl-dev
   libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   # The independent decoder that checks event files mts writes (tests/03_hooked).
   python3-protobuf

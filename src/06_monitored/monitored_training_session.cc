@@ -5,6 +5,7 @@
 #include "src/03_hooked/checkpoint_saver_hook.h"
 #include "src/03_hooked/step_counter_hook.h"
 #include "src/03_hooked/summary_saver_hook.h"
+#include "src/06_monitored/signal_stop_hook.h"
 
 namespace mts {
 namespace {
@@ -28,7 +29,17 @@ std::pair<std::optional<Steps>, std::optional<Secs>> ResolveFrequencies(
 // [mts:default-hooks]
 MonitoredSession::Hooks MonitoredTrainingSessionHooks(
     const MonitoredTrainingSessionOptions& options, const std::shared_ptr<Scaffold>& scaffold) {
-  if (!options.is_chief) return options.hooks;  // A worker: no default hooks at all.
+  MonitoredSession::Hooks hooks;
+  // Beyond TensorFlow, for chief and worker alike: SIGTERM/SIGINT stop after the step. First
+  // in the list, so that its BeforeRun sees the signal before any other hook works on the
+  // step, and its log line comes before the AfterRun of hooks that may take long (a
+  // checkpoint save) or raise. The request itself cannot be lost by a later hook's failure:
+  // the flag stays set and the hook asks again on every run.
+  if (options.stop_on_signals) hooks.push_back(std::make_shared<SignalStopHook>());
+  if (!options.is_chief) {  // A worker: no default hooks of TensorFlow's.
+    hooks.insert(hooks.end(), options.hooks.begin(), options.hooks.end());
+    return hooks;
+  }
 
   auto [summary_steps, summary_secs] = ResolveFrequencies<int64_t, double>(
       options.save_summaries_steps, options.save_summaries_secs, 100, std::nullopt);
@@ -37,7 +48,7 @@ MonitoredSession::Hooks MonitoredTrainingSessionHooks(
   const std::string summary_dir =
       options.summary_dir.empty() ? options.checkpoint_dir : options.summary_dir;
 
-  MonitoredSession::Hooks hooks = options.chief_only_hooks;
+  hooks.insert(hooks.end(), options.chief_only_hooks.begin(), options.chief_only_hooks.end());
   if (!summary_dir.empty() && options.log_step_count_steps > 0) {
     hooks.push_back(std::make_shared<StepCounterHook>(
         options.log_step_count_steps, std::nullopt, summary_dir, nullptr, options.clock));

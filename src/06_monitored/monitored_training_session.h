@@ -27,7 +27,8 @@
 // (TensorFlow's explicit None).
 //
 // Beyond TensorFlow: with `stop_on_signals`, SIGTERM and SIGINT ask the loop to stop after
-// the current step, and the clean close writes the final checkpoint (SignalStopHook).
+// the current step, and the clean close writes the final checkpoint (SignalStopHook, the
+// first hook of chief and worker alike).
 //
 // TensorFlow: MonitoredTrainingSession (tensorflow/python/training/monitored_session.py).
 #ifndef MTS_SRC_06_MONITORED_MONITORED_TRAINING_SESSION_H_
@@ -87,7 +88,8 @@ struct MonitoredTrainingSessionOptions {
 
 /// The hooks a chief gets by default, in TensorFlow's order, before `options.hooks`:
 /// chief_only_hooks, StepCounterHook, SummarySaverHook, CheckpointSaverHook. A worker gets
-/// no default hooks, only `options.hooks`. `scaffold` is the one the hooks share.
+/// no default hooks, only `options.hooks`. With `stop_on_signals` (beyond TensorFlow), both
+/// get a SignalStopHook first. `scaffold` is the one the hooks share.
 /// \throws ValueError "Can not provide both every_secs and every_steps." when both
 ///   frequencies of a hook that is made are set.
 MonitoredSession::Hooks MonitoredTrainingSessionHooks(

@@ -21,13 +21,17 @@ exits non-zero, the build fails: a broken example cannot hide behind a stale tra
 """
 
 # [mts:example-output]
-def mts_example_output(name, binary, args = [], visibility = None):
-    """Runs `binary` with `args` and captures its stdout and stderr in `<name>.txt`."""
+def mts_example_output(name, binary, args = [], data = [], visibility = None):
+    """Runs `binary` with `args` and captures its stdout and stderr in `<name>.txt`.
+
+    `data` are more inputs the run needs; `args` may name them with `$(execpath ...)`
+    (for example a wrapper script given the program it runs).
+    """
     native.genrule(
         name = name,
         # The binary is built for the target configuration (as a src, not a tool), so it
         # is compiled once and runs under the same sanitizer flags as the tests.
-        srcs = [binary],
+        srcs = [binary] + data,
         outs = [name + ".txt"],
         cmd = "$(execpath %s) %s >$@ 2>&1" % (
             binary,

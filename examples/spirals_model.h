@@ -1,0 +1,89 @@
+// spirals_model.h: the model the main example trains (a small MLP that learns three
+// interleaved spirals), and its mini-batches, chosen as a pure function of the global step.
+//
+//   examples/train_spirals   MonitoredTrainingSession runs the train op built here
+//   tests/06_monitored/...   the exact-resume and golden-output tests build the same model
+//     Session                <-- the graph: placeholders, three dense layers, Adam
+//
+// Why the batches depend on the global step only: a checkpoint holds the variables, the
+// optimizer's slots and the global step, and nothing else. If the position in the data
+// lived in a loop variable, a run resumed from a checkpoint would start the data over
+// (or at a guessed place) and train on other batches than an uninterrupted run. Here the
+// batch of step s is fixed by s alone (epoch s / batches_per_epoch, shuffled by a
+// permutation seeded by the epoch), so the step in the checkpoint *is* the data position,
+// and a resumed run computes, bit for bit, what an uninterrupted one does.
+//
+// Thread safety: BuildSpiralsModel writes the default graph (one thread); a SpiralsBatches
+// is immutable after construction, so Feed may be called from any thread.
+//
+// Example:
+//   SpiralsModel model = BuildSpiralsModel(/*learning_rate=*/0.02);
+//   SpiralsBatches batches(MakeSpirals(100, 3, 42), /*batch_size=*/32, /*seed=*/7);
+//   session.Run({}, batches.Feed(model, step), {model.train_op});
+//
+// TensorFlow: what a TF1 input pipeline does with tf.data's shuffle(seed) and a restored
+// iterator; here plain C++ over the global step, since the data fits in memory.
+#ifndef MTS_EXAMPLES_SPIRALS_MODEL_H_
+#define MTS_EXAMPLES_SPIRALS_MODEL_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "src/01_session/example_data.h"
+#include "src/01_session/session_interface.h"
+#include "src/01_session/variables.h"
+
+namespace mts {
+
+/// The tensors and ops of the spirals classifier, built into the default graph.
+struct SpiralsModel {
+  Output x;              ///< Placeholder [batch, 2] float32: the points.
+  Output labels;         ///< Placeholder [batch] int64: their classes.
+  Output loss;           ///< Mean softmax cross-entropy over the batch.
+  Output accuracy;       ///< Fraction of the batch classified right.
+  Variable global_step;  ///< The step every checkpoint records; the train op increments it.
+  Operation* train_op;   ///< One Adam step on the batch fed to x and labels.
+};
+
+/// Builds the MLP 2-32-32-3 (tanh) with Adam at `learning_rate` into the default graph,
+/// with the graph seed set, scalar summaries of loss and accuracy (for TensorBoard), and
+/// the global step. Deterministic: the same graph and initial values on every run.
+/// \throws ValueError if the default graph already has a global step.
+SpiralsModel BuildSpiralsModel(double learning_rate);
+
+/// The spirals data set the example trains on: 3 arms of 100 points, seed 42.
+SpiralsData SpiralsTrainingData();
+
+/// Mini-batches as a pure function of the global step.
+class SpiralsBatches {
+ public:
+  /// Batches of `batch_size` rows of `data`, in an order shuffled per epoch from `seed`.
+  /// \throws ValueError if `batch_size` is not positive.
+  SpiralsBatches(SpiralsData data, int64_t batch_size, uint64_t seed);
+
+  /// Batches in one epoch: every row once, the last batch smaller if the size does not
+  /// divide the number of rows.
+  int64_t batches_per_epoch() const { return batches_per_epoch_; }
+
+  /// The feed of step `step` (>= 0): rows of epoch step / batches_per_epoch(), batch
+  /// step % batches_per_epoch(), fed to model.x and model.labels.
+  FeedDict Feed(const SpiralsModel& model, int64_t step) const;
+
+  /// The whole data set fed to model.x and model.labels (to measure loss and accuracy).
+  FeedDict FullFeed(const SpiralsModel& model) const;
+
+ private:
+  // The order of the rows in `epoch`: a Fisher-Yates shuffle driven by raw mt19937_64
+  // words (whose sequence the standard fixes, unlike std::shuffle's use of them).
+  std::vector<int64_t> Permutation(int64_t epoch) const;
+
+  SpiralsData data_;
+  int64_t num_rows_;
+  int64_t batch_size_;
+  int64_t batches_per_epoch_;
+  uint64_t seed_;
+};
+
+}  // namespace mts
+
+#endif  // MTS_EXAMPLES_SPIRALS_MODEL_H_

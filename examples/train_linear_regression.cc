@@ -1,0 +1,81 @@
+// train_linear_regression: the smallest complete MonitoredTrainingSession program. Gradient
+// descent fits y = x w + b to 200 noisy points whose true w and b are known.
+//
+//   MonitoredTrainingSession  <-- this example: hooks, a clean close, nothing else
+//     MonitoredSession ... Session
+//
+// The TensorFlow 1.x program it mirrors:
+//
+//   loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
+//   train_op = tf.train.GradientDescentOptimizer(0.05).minimize(loss, global_step)
+//   hooks = [tf.train.StopAtStepHook(last_step=200),
+//            tf.train.LoggingTensorHook({"loss": loss, "step": global_step}, every_n_iter=50)]
+//   with tf.train.MonitoredTrainingSession(hooks=hooks) as sess:
+//       while not sess.should_stop():
+//           sess.run(train_op, feed_dict)
+//
+// No checkpoint_dir, so no checkpoint or summary hook: the session only initialises the
+// variables, runs the hooks around each step and closes cleanly. The loss is logged (on
+// stderr) by LoggingTensorHook; FinalOpsHook reads the learned weights at the close.
+// examples/train_spirals.cc is the full example, with checkpoints and resumption.
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "src/01_session/array_ops.h"
+#include "src/01_session/example_data.h"
+#include "src/01_session/gradient_descent_optimizer.h"
+#include "src/01_session/math_ops.h"
+#include "src/01_session/training_util.h"
+#include "src/01_session/variables.h"
+#include "src/03_hooked/final_ops_hook.h"
+#include "src/03_hooked/logging_tensor_hook.h"
+#include "src/03_hooked/stop_at_step_hook.h"
+#include "src/06_monitored/monitored_session_scope.h"
+#include "src/06_monitored/monitored_training_session.h"
+
+using namespace mts;
+
+int main() {
+  const LinearRegressionData data = MakeLinearRegressionData(/*num_examples=*/200,
+                                                             /*num_features=*/3, /*seed=*/1);
+  Graph graph;
+  DefaultGraphScope as_default(graph);
+
+  // [mts:linear-regression]
+  Output x = Placeholder(DataType::kFloat, {TensorShape::kUnknownDim, 3}, "x");
+  Output y = Placeholder(DataType::kFloat, {TensorShape::kUnknownDim, 1}, "y");
+  Variable w(Tensor::Zeros(DataType::kFloat, {3, 1}), "w");
+  Variable b(Tensor::Zeros(DataType::kFloat, {1}), "b");
+  Output loss = ReduceMean(Square(Sub(Add(MatMul(x, w), b), y)), std::nullopt, false, "loss");
+  Variable global_step = CreateGlobalStep();
+  Operation* train_op = GradientDescentOptimizer(0.05).Minimize(loss, global_step);
+
+  const FeedDict feeds = {{x, data.x}, {y, data.y}};
+  auto final_ops = std::make_shared<FinalOpsHook>(std::vector<Output>{w, b, loss}, feeds);
+  MonitoredTrainingSessionOptions options;
+  options.hooks = {StopAtStepHook::AtLastStep(200),
+                   std::make_shared<LoggingTensorHook>(
+                       std::map<std::string, Output>{{"loss", loss}, {"step", global_step}},
+                       /*every_n_iter=*/50),
+                   final_ops};
+
+  std::unique_ptr<MonitoredSession> session = MonitoredTrainingSession(options);
+  WithMonitoredSession(*session, [&](MonitoredSession& sess) {
+    while (!sess.ShouldStop()) sess.Run({}, feeds, {train_op});
+  });
+  // [mts:linear-regression-end]
+
+  const std::vector<Tensor>& learned = *final_ops->final_ops_values();
+  auto print = [](const char* what, const Tensor& w, const Tensor& b) {
+    std::printf("%s w = [", what);
+    for (float v : w.ToVector<float>()) std::printf(" %.3f", v);
+    std::printf(" ], b = %.3f\n", b.scalar<float>());
+  };
+  std::printf("final loss %.5f (the noise's variance is 0.01)\n", learned[2].scalar<float>());
+  print("learned", learned[0], learned[1]);
+  print("true   ", data.weights, data.bias);
+  return 0;
+}

@@ -1,0 +1,193 @@
+// train_spirals: the main example. A small neural network learns three interleaved
+// spirals through MonitoredTrainingSession, with checkpoints, TensorBoard event files and
+// resumption; stop it at any moment and run it again.
+//
+//   MonitoredTrainingSession  <-- this example: the whole stack, as a TF1 user sees it
+//     MonitoredSession          hooks: stop at --steps, checkpoints, summaries, SIGTERM
+//       RecoverableSession ... Session
+//
+// The TensorFlow 1.x program it mirrors (examples/train_spirals_session.cc is the same model
+// trained in a plain Session loop, with every chore done by hand):
+//
+//   train_op = tf.train.AdamOptimizer(0.02).minimize(loss, global_step)
+//   hooks = [tf.train.StopAtStepHook(last_step=FLAGS.steps)]
+//   with tf.train.MonitoredTrainingSession(checkpoint_dir=FLAGS.checkpoint_dir,
+//                                          hooks=hooks) as sess:
+//       while not sess.should_stop():
+//           sess.run(train_op, feed_dict=batch_of(step))
+//
+// What MonitoredTrainingSession does here without being asked: initialises the variables,
+// or restores them from the newest checkpoint in --checkpoint_dir; saves a checkpoint every
+// 10 minutes and at the end; writes the loss and accuracy summaries every 100 steps and the
+// steps per second (TensorBoard: `tensorboard --logdir /tmp/mts_spirals`); on SIGTERM or
+// Ctrl-C, stops after the step and saves. Run it a second time with a larger --steps and it
+// resumes where the first run stopped: the global step, the weights, Adam's moments and the
+// position in the data (a function of the global step, see spirals_model.h) all come back,
+// so the losses are those an uninterrupted run prints (tests/06_monitored/examples checks
+// that bit for bit).
+//
+// Usage:
+//   bazel run //examples:train_spirals -- --steps=300
+//   bazel run //examples:train_spirals -- --steps=600   # resumes at step 300
+//   bazel run //examples:train_spirals -- --help
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "examples/spirals_model.h"
+#include "src/01_session/graph.h"
+#include "src/01_session/training_util.h"
+#include "src/02_chief_worker/checkpoint_file.h"
+#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/03_hooked/final_ops_hook.h"
+#include "src/03_hooked/stop_at_step_hook.h"
+#include "src/06_monitored/monitored_session_scope.h"
+#include "src/06_monitored/monitored_training_session.h"
+#include "src/platform/file_system.h"
+
+ABSL_FLAG(int64_t, steps, 1000, "Train until the global step reaches this many steps.");
+ABSL_FLAG(std::string, checkpoint_dir, "/tmp/mts_spirals",
+          "Where checkpoints and TensorBoard event files go; a run resumes from the newest "
+          "checkpoint found here.");
+ABSL_FLAG(double, learning_rate, 0.02, "Adam's learning rate.");
+ABSL_FLAG(int64_t, log_every, 100,
+          "Print the loss and accuracy on all the points every this many steps.");
+ABSL_FLAG(int64_t, batch_size, 32, "Points per mini-batch.");
+
+namespace {
+
+using namespace mts;
+
+// Seeds the order of the mini-batches: change it and the run sees the data differently.
+constexpr uint64_t kBatchSeed = 7;
+
+// The step of the newest checkpoint in `dir`, and the checkpoint, if there is one.
+std::optional<std::pair<std::string, int64_t>> LatestStep(const std::string& dir) {
+  std::optional<std::string> latest = LatestCheckpoint(dir);
+  if (!latest) return std::nullopt;
+  CheckpointReader reader(*DefaultFileSystem(), *latest);
+  return std::make_pair(*latest, reader.Read("global_step").scalar<int64_t>());
+}
+
+// Prints the loss and accuracy on every point (a run of the raw session: no hook sees it)
+// and the speed since the previous line.
+class ProgressPrinter {
+ public:
+  ProgressPrinter(const SpiralsModel& model, FeedDict full_feed)
+      : model_(model), full_feed_(std::move(full_feed)), last_(Clock::now()) {}
+
+  void Print(SessionInterface& raw_session, int64_t step, int64_t steps_since_last) {
+    const std::vector<Tensor> values = raw_session.Run({model_.loss, model_.accuracy}, full_feed_);
+    const Clock::time_point now = Clock::now();
+    const double seconds = std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+    std::printf("step %5lld  loss %.4f  accuracy %.3f  (%.0f steps/sec)\n",
+                static_cast<long long>(step), values[0].scalar<float>(), values[1].scalar<float>(),
+                steps_since_last / seconds);
+    std::fflush(stdout);
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  const SpiralsModel& model_;
+  const FeedDict full_feed_;
+  Clock::time_point last_;
+};
+
+int Train() {
+  const int64_t steps = absl::GetFlag(FLAGS_steps);
+  const int64_t log_every = absl::GetFlag(FLAGS_log_every);
+  const int64_t batch_size = absl::GetFlag(FLAGS_batch_size);
+  const double learning_rate = absl::GetFlag(FLAGS_learning_rate);
+  const std::string checkpoint_dir = absl::GetFlag(FLAGS_checkpoint_dir);
+  if (steps <= 0 || log_every <= 0 || batch_size <= 0 || checkpoint_dir.empty()) {
+    std::fprintf(stderr,
+                 "--steps, --log_every and --batch_size must be positive and "
+                 "--checkpoint_dir not empty; see --help.\n");
+    return 2;
+  }
+
+  // 1. Where the last run stopped: MonitoredTrainingSession restores the newest checkpoint
+  //    by itself; we look first only to say so, and to skip a run with nothing to do.
+  int64_t start_step = 0;
+  if (auto latest = LatestStep(checkpoint_dir)) {
+    start_step = latest->second;
+    std::printf("Resuming from %s at step %lld\n", latest->first.c_str(),
+                static_cast<long long>(start_step));
+  } else {
+    std::printf("No checkpoint in %s: starting at step 0\n", checkpoint_dir.c_str());
+  }
+  if (start_step >= steps) {
+    std::printf("Step %lld already reaches --steps=%lld: nothing to train (raise --steps).\n",
+                static_cast<long long>(start_step), static_cast<long long>(steps));
+    return 0;
+  }
+
+  // 2. The graph: the model, then hooks of our own besides the default ones.
+  Graph graph;
+  DefaultGraphScope as_default(graph);
+  SpiralsModel model = BuildSpiralsModel(learning_rate);
+  SpiralsBatches batches(SpiralsTrainingData(), batch_size, kBatchSeed);
+  std::printf("Training a 2-32-32-3 network on 300 points, batches of %lld, to step %lld\n",
+              static_cast<long long>(batch_size), static_cast<long long>(steps));
+  // FinalOpsHook measures the trained model at the clean close, on every point.
+  auto final_ops = std::make_shared<FinalOpsHook>(
+      std::vector<Output>{model.global_step, model.loss, model.accuracy}, batches.FullFeed(model));
+
+  MonitoredTrainingSessionOptions options;
+  options.checkpoint_dir = checkpoint_dir;
+  options.hooks = {StopAtStepHook::AtLastStep(steps), final_ops};
+
+  // [mts:train-spirals-loop]
+  std::unique_ptr<MonitoredSession> session = MonitoredTrainingSession(options);
+  ProgressPrinter progress(model, batches.FullFeed(model));  // Its clock starts now.
+  WithMonitoredSession(*session, [&](MonitoredSession& sess) {
+    int64_t last_printed = start_step;
+    while (!sess.ShouldStop()) {
+      sess.RunStepFn([&](StepContext& context) {
+        // The batch is a function of the global step, read from the raw session: after a
+        // restore (or a recovery) it continues the data where the checkpoint left it.
+        const int64_t step = GlobalStepValue(context.session(), model.global_step);
+        context.RunWithHooks({}, batches.Feed(model, step), {model.train_op});
+        if ((step + 1) % log_every == 0) {
+          progress.Print(context.session(), step + 1, step + 1 - last_printed);
+          last_printed = step + 1;
+        }
+      });
+    }
+  });  // A clean close: hooks' End save the final checkpoint and run the final ops.
+  // [mts:train-spirals-loop-end]
+
+  const std::vector<Tensor>& final = *final_ops->final_ops_values();
+  std::printf("Stopped at step %lld: loss %.4f, accuracy %.3f on all points\n",
+              static_cast<long long>(final[0].scalar<int64_t>()), final[1].scalar<float>(),
+              final[2].scalar<float>());
+  std::printf("Newest checkpoint: %s\n", LatestCheckpoint(checkpoint_dir).value_or("none").c_str());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(
+      "Trains a small network on the spirals with MonitoredTrainingSession. Run it again "
+      "with the same --checkpoint_dir and a larger --steps: it resumes where it stopped.");
+  absl::ParseCommandLine(argc, argv);
+  // Line by line even into a pipe or file, so the progress shows as it happens and keeps
+  // its place among the library's log lines on stderr.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  try {
+    return Train();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "train_spirals failed: %s\n", e.what());
+    return 1;
+  }
+}

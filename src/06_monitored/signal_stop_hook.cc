@@ -1,0 +1,154 @@
+#include "src/06_monitored/signal_stop_hook.h"
+
+#include <signal.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+#include "src/01_session/errors.h"
+#include "src/platform/logging.h"
+
+namespace mts {
+namespace {
+
+// The signals that ask for a graceful stop, and their names for the log.
+constexpr int kSignals[] = {SIGTERM, SIGINT};
+constexpr int kNumSignals = sizeof(kSignals) / sizeof(kSignals[0]);
+
+// A handler may only touch lock-free atomics: a locked one could deadlock against the very
+// thread it interrupted.
+static_assert(std::atomic<int>::is_always_lock_free, "the signal flag must be lock-free");
+
+// The first signal caught since the handlers were installed; 0 while none. The only thing
+// the handler writes.
+std::atomic<int> g_received{0};
+
+// What each of kSignals did before the handlers were installed, and whether our handler
+// replaced it (not when it was SIG_IGN). Written under g_mu *before* the handler is
+// installed; the handler only reads them.
+struct sigaction g_previous[kNumSignals];
+bool g_replaced[kNumSignals];
+
+std::mutex g_mu;
+int g_users = 0;  // Hooks holding the handlers. Guarded by g_mu.
+
+const char* SignalName(int sig) {
+  switch (sig) {
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGINT:
+      return "SIGINT";
+    default:
+      return "a signal";
+  }
+}
+
+int IndexOf(int sig) {
+  for (int i = 0; i < kNumSignals; ++i) {
+    if (kSignals[i] == sig) return i;
+  }
+  return 0;  // Unreachable: the handler is only installed for kSignals.
+}
+
+// [mts:signal-handler]
+// Async-signal-safe: an atomic compare-exchange, sigaction and raise, nothing else.
+extern "C" void HandleStopSignal(int sig) {
+  int none = 0;
+  if (g_received.compare_exchange_strong(none, sig)) return;  // First: stop gracefully.
+  // Second: put back what was there before and raise again. The signal is blocked while
+  // its handler runs, so it is delivered, with the old disposition, when this returns.
+  sigaction(sig, &g_previous[IndexOf(sig)], nullptr);
+  raise(sig);
+}
+// [mts:signal-handler-end]
+
+bool IsIgnored(const struct sigaction& action) {
+  return (action.sa_flags & SA_SIGINFO) == 0 && action.sa_handler == SIG_IGN;
+}
+
+void RestorePrevious(int count) {
+  for (int i = 0; i < count; ++i) {
+    if (g_replaced[i]) sigaction(kSignals[i], &g_previous[i], nullptr);
+  }
+}
+
+void InstallHandlers() {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (g_users > 0) {
+    ++g_users;
+    return;
+  }
+  g_received.store(0);
+  for (int i = 0; i < kNumSignals; ++i) {
+    g_replaced[i] = false;
+    struct sigaction action;
+    std::memset(&action, 0, sizeof(action));
+    action.sa_handler = HandleStopSignal;
+    sigemptyset(&action.sa_mask);
+    // SA_RESTART: a read or write the signal interrupts (a checkpoint being written)
+    // resumes instead of failing with EINTR.
+    action.sa_flags = SA_RESTART;
+    int failed = sigaction(kSignals[i], nullptr, &g_previous[i]);
+    if (failed == 0 && IsIgnored(g_previous[i])) continue;  // The parent chose to ignore it.
+    if (failed == 0) failed = sigaction(kSignals[i], &action, nullptr);
+    if (failed != 0) {
+      const int error = errno;
+      RestorePrevious(i);
+      throw RuntimeError(std::string("sigaction failed for ") + SignalName(kSignals[i]) + ": " +
+                         std::strerror(error));
+    }
+    g_replaced[i] = true;
+  }
+  g_users = 1;
+}
+
+void UninstallHandlers() {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (--g_users > 0) return;
+  RestorePrevious(kNumSignals);
+  g_received.store(0);  // A later session starts without the old stop request.
+}
+
+}  // namespace
+
+SignalStopHook::~SignalStopHook() {
+  if (installed_) UninstallHandlers();
+}
+
+void SignalStopHook::Begin() {
+  if (installed_) return;
+  InstallHandlers();
+  installed_ = true;
+}
+
+int SignalStopHook::ReceivedSignal() { return g_received.load(); }
+
+SessionRunArgs SignalStopHook::BeforeRun(SessionRunContext& run_context) {
+  StopIfSignalled(run_context);
+  return {};
+}
+
+void SignalStopHook::AfterRun(SessionRunContext& run_context, const SessionRunValues& run_values) {
+  StopIfSignalled(run_context);
+}
+
+// [mts:signal-stop]
+void SignalStopHook::StopIfSignalled(SessionRunContext& run_context) {
+  const int sig = g_received.load();
+  if (sig == 0) return;
+  // A run's context, and with it the request, lives for one run, and a recovery builds a
+  // new HookedSession that has forgotten it: so the stop is requested on every run while
+  // the flag is set. The log line is written once.
+  run_context.RequestStop();
+  if (logged_) return;
+  logged_ = true;
+  MTS_LOG(INFO) << "Received " << SignalName(sig)
+                << ": stopping after this step; the final checkpoint is written at close. "
+                << "Send " << SignalName(sig) << " again to stop at once.";
+}
+// [mts:signal-stop-end]
+
+}  // namespace mts
