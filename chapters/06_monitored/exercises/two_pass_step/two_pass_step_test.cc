@@ -107,7 +107,8 @@ TEST_F(TwoPassStepTest, AStopAtStepHookEndsTheLoop) {
   int calls = 0;
   int64_t step = 0;
   WithMonitoredSession(*session, [&](MonitoredSession& sess) {
-    while (!sess.ShouldStop()) {
+    // Bounded, so that a TwoPassStep that never advances the step fails instead of hanging.
+    while (!sess.ShouldStop() && calls < 100) {
       step = TwoPassStep(sess, train_op_);
       ++calls;
     }
