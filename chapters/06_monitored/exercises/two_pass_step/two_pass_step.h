@@ -31,10 +31,11 @@ namespace mts {
 /// Runs `train_op` twice in one call of `session.RunStepFn`: first on the raw session (no
 /// hook sees it), then through the hooks (each hook's BeforeRun and AfterRun once).
 /// `train_op` increments the global step, so the step advances by 2 per call.
+/// A preemption error in either pass is recovered: both passes run again on the new
+/// session, and the step returned is the new session's.
 /// \returns the global step after both passes, read from the raw session.
-/// \throws StopIteration, RuntimeError or OpError as MonitoredSession::RunStepFn throws
-///   them; a preemption error in either pass is recovered, and both passes run again on
-///   the new session.
+/// \throws RuntimeError "Run called on a closed MonitoredSession; ..." after Close.
+/// \throws OpError as a pass throws it, other than a recovered preemption error.
 int64_t TwoPassStep(MonitoredSession& session, Operation* train_op);
 // [mts:two-pass-step-api-end]
 

@@ -40,12 +40,17 @@ namespace mts {
 /// other variable keeps the value init_op gives it. The other pieces are left for
 /// Finalize to fill, as in a default Scaffold. An empty `restore` restores every global
 /// variable (the Saver's rule).
-/// \throws RuntimeError if the variables' graph is finalized (the Saver adds ops).
-/// \throws ValueError if two variables of `restore` share a name.
-/// The returned scaffold's init_fn, when the chief calls it:
-/// \throws ValueError "The passed save_path is not a valid checkpoint: <path>" if no
-///   checkpoint is there; NotFoundError naming a variable the checkpoint lacks;
-///   InvalidArgumentError naming a variable whose stored shape or dtype differs.
+/// The restore happens when the chief prepares a session: its errors leave the creation
+/// (MonitoredSession's constructor, or a recovery), not this function.
+/// \throws RuntimeError "Saver: graph is finalized; ..." if the variables' graph is
+///   finalized (the Saver adds ops).
+/// \throws ValueError "At least two variables have the same name: <name>" if two
+///   variables of `restore` do.
+/// \throws ValueError "The passed save_path is not a valid checkpoint: <path>" from the
+///   creation, if no checkpoint is there.
+/// \throws NotFoundError from the creation, naming each variable the checkpoint lacks.
+/// \throws InvalidArgumentError from the creation, naming a variable whose stored shape or
+///   dtype differs.
 std::shared_ptr<Scaffold> WarmStartScaffold(const std::string& checkpoint_path,
                                             std::vector<Variable> restore);
 // [mts:warm-start-scaffold-api-end]
