@@ -70,18 +70,18 @@ def check_page(path, stage, failures):
     if not titles or titles[0] != HEADINGS[0]:
         fail("the first ## heading must be '## %s' (found %r)"
              % (HEADINGS[0], titles[0] if titles else None))
+    body = dict(secs)
     positions = []
     for h in HEADINGS:
         if h not in titles:
             fail("no '## %s' section" % h)
-            return
+            return body.get("Exercises", "")
         positions.append(titles.index(h))
     if positions != sorted(positions):
         fail("the sections must come in the order: " + ", ".join(HEADINGS))
     if positions[2] != positions[1] + 1 or positions[3] != positions[2] + 1:
         fail("'## Recap', '## Build and test this chapter alone' and '## Exercises' must follow"
              " one another, at the end of the chapter")
-    body = dict(secs)
     for h in (HEADINGS[0], "Recap"):
         if not re.search(r"^- ", body[h], re.M):
             fail("'## %s' has no list" % h)
