@@ -43,4 +43,7 @@ html_title = "mts: MonitoredTrainingSession, read closely"
 html_theme_options = {"navigation_depth": 3}
 # _extra/index.html sends a reader who opens the top of the HTML tree to docs/index.html.
 html_extra_path = ["_extra"]
+# _static/mts.css lets table cells wrap (the theme keeps them on one line, hiding columns).
+html_static_path = ["_static"]
+html_css_files = ["mts.css"]
 html_show_sourcelink = False

@@ -13,6 +13,8 @@ PACKAGES=(
   python3-protobuf
   # The book: Doxygen XML -> Breathe -> Sphinx (MyST Markdown), with graphviz diagrams.
   doxygen graphviz python3-sphinx python3-breathe python3-myst-parser python3-sphinx-rtd-theme
+  # The book's browser test (//docs:browser_test): every page loaded in headless chromium.
+  chromium chromium-driver
 )
 
 missing=()

@@ -1,0 +1,319 @@
+"""Checks the built book in a real headless browser (Debian's chromium).
+
+    /usr/bin/python3 docs/browser_test.py HTML_DIR [ARTIFACT_DIR]
+
+HTML_DIR is the book's HTML tree (docs/_build/html after tools/build_book.sh). The script
+serves it on 127.0.0.1, lets chromium load every page, and fails if
+
+  - a page does not load, or loads without its title and main text (a page that only
+    redirects, the top of the tree, must point at a page that exists);
+  - the browser asked the server for anything that is not there (a stylesheet, a script,
+    a diagram's SVG, an image): every request must be answered 200;
+  - the browser's console reports an uncaught JavaScript error;
+  - an internal link points at a file that does not exist, or at an anchor (#id) that the
+    target page, as the browser built it, does not have;
+  - a diagram (<object>, <img>) names a missing file, or an SVG file that is not an SVG;
+  - a code block in a language other than plain text holds no Pygments token spans, or a
+    page with code blocks does not load pygments.css;
+  - a chapter page has none of its diagrams or code at all where the source has some.
+
+It saves screenshots of the Introduction and of chapter 03 (the one with the traced
+sequence diagram) to ARTIFACT_DIR, default $TEST_UNDECLARED_OUTPUTS_DIR (Bazel keeps them
+in bazel-testlogs/docs/browser_test/test.outputs/), and checks that they are not blank.
+"""
+
+import html.parser
+import http.server
+import os
+import posixpath
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import urllib.parse
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+SCREENSHOTS = {
+    "introduction.png": "chapters/00_introduction/index.html",
+    "chapter_03_hooked.png": "chapters/03_hooked/index.html",
+    "book_root.png": "docs/index.html",
+}
+# A page of text renders to a PNG far larger than this; a blank page to far less.
+MIN_SCREENSHOT_BYTES = 20000
+PAGE_TIMEOUT_SECS = 90
+
+
+class Page(html.parser.HTMLParser):
+    """What the checks need from a page's DOM: ids, links, diagrams, code blocks."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.ids = set()
+        self.links = []  # href values of <a>
+        self.diagrams = []  # (tag, url) of <object data> and <img src>
+        self.stylesheets = []
+        self.title = ""
+        self.code_blocks = []  # [language, number of token spans, text]
+        self.main_text = 0
+        self._in_title = False
+        self._stack = []  # tags, to know when a code block or the main div ends
+        self._code_depth = None
+        self._main_depth = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag not in ("br", "img", "link", "meta", "input", "hr", "col", "source", "wbr"):
+            self._stack.append(tag)
+        for key in ("id", "name"):
+            if a.get(key) and (key == "id" or tag == "a"):
+                self.ids.add(a[key])
+        cls = (a.get("class") or "").split()
+        if tag == "a" and a.get("href") is not None:
+            self.links.append(a["href"])
+        elif tag == "object" and a.get("data"):
+            self.diagrams.append((tag, a["data"]))
+        elif tag == "img" and a.get("src"):
+            self.diagrams.append((tag, a["src"]))
+        elif tag == "link" and a.get("rel") == "stylesheet":
+            self.stylesheets.append(a.get("href", ""))
+        elif tag == "title":
+            self._in_title = True
+        if tag == "div" and a.get("role") == "main" and self._main_depth is None:
+            self._main_depth = len(self._stack)
+        languages = [c[len("highlight-"):] for c in cls if c.startswith("highlight-")]
+        if tag == "div" and languages and self._code_depth is None:
+            self.code_blocks.append([languages[0], 0, ""])
+            self._code_depth = len(self._stack)
+        elif tag == "span" and self._code_depth is not None and cls:
+            self.code_blocks[-1][1] += 1
+
+    def handle_endtag(self, tag):
+        if tag in self._stack:
+            while self._stack:
+                if self._stack.pop() == tag:
+                    break
+        if self._code_depth is not None and len(self._stack) < self._code_depth:
+            self._code_depth = None
+        if self._main_depth is not None and len(self._stack) < self._main_depth:
+            self._main_depth = None
+        if tag == "title":
+            self._in_title = False
+
+    def handle_data(self, data):
+        if self._in_title:
+            self.title += data
+        if self._code_depth is not None:
+            self.code_blocks[-1][2] += data
+        if self._main_depth is not None:
+            self.main_text += len(data.strip())
+
+
+class Server:
+    """Serves a directory on 127.0.0.1 and remembers every request and its status."""
+
+    def __init__(self, root):
+        self.requests = []
+        lock = threading.Lock()
+        outer = self
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, directory=root, **kwargs)
+
+            def log_request(self, code="-", size="-"):
+                with lock:
+                    outer.requests.append((self.path, int(getattr(code, "value", code))))
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.base = "http://127.0.0.1:%d/" % self.httpd.server_address[1]
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def take_requests(self):
+        taken, self.requests = self.requests, []
+        return taken
+
+    def stop(self):
+        self.httpd.shutdown()
+
+
+def chromium(args, profile):
+    env = dict(os.environ, HOME=profile)
+    cmd = [
+        CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+        "--no-first-run", "--disable-extensions", "--hide-scrollbars",
+        "--user-data-dir=" + os.path.join(profile, "chromium"),
+        "--enable-logging=stderr", "--v=0",
+    ] + args
+    return subprocess.run(cmd, env=env, capture_output=True, text=True,
+                          timeout=PAGE_TIMEOUT_SECS)
+
+
+def html_pages(root):
+    pages = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        rel = os.path.relpath(dirpath, root)
+        dirnames[:] = [d for d in dirnames if not d.startswith("_")]
+        for f in filenames:
+            if f.endswith(".html"):
+                pages.append(posixpath.normpath(posixpath.join(rel.replace(os.sep, "/"), f)))
+    return sorted(pages)
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__)
+        return 2
+    root = os.path.abspath(argv[1])
+    artifacts = argv[2] if len(argv) > 2 else os.environ.get("TEST_UNDECLARED_OUTPUTS_DIR")
+    if not os.path.exists(CHROMIUM):
+        print("browser_test: chromium is not installed; run tools/setup.sh")
+        return 1
+    if not os.path.isfile(os.path.join(root, "docs", "index.html")):
+        print("browser_test: %s holds no built book (no docs/index.html)" % root)
+        return 1
+    profile = tempfile.mkdtemp(prefix="mts-browser-", dir=os.environ.get("TEST_TMPDIR"))
+    server = Server(root)
+    failures = []
+    doms = {}
+
+    def fail(page, what):
+        failures.append("%s: %s" % (page, what))
+
+    pages = html_pages(root)
+    for page in pages:
+        with open(os.path.join(root, page), encoding="utf-8", errors="replace") as f:
+            refresh = re.search(r'http-equiv="refresh" content="\d+; *url=([^"]+)"', f.read())
+        if refresh:
+            # A page that only sends the reader on (the top of the tree): the browser may dump
+            # it half-way through the redirect, so check where it points instead.
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(page), refresh[1]))
+            if not os.path.isfile(os.path.join(root, target)):
+                fail(page, "redirects to %s, which does not exist" % target)
+            continue
+        result = chromium(["--dump-dom", server.base + page], profile)
+        requests = server.take_requests()
+        if result.returncode != 0 or "<html" not in result.stdout:
+            fail(page, "chromium could not load it (exit %d): %s"
+                 % (result.returncode, result.stderr.strip()[-500:]))
+            continue
+        for path, code in requests:
+            if code not in (200, 304) and path != "/favicon.ico":  # the book has no icon
+                fail(page, "the browser asked for %s and got %d" % (path, code))
+        for line in result.stderr.splitlines():
+            if "CONSOLE" in line and ("Uncaught" in line or "Error" in line):
+                fail(page, "JavaScript error in the console: " + line.strip())
+        dom = Page()
+        dom.feed(result.stdout)
+        doms[page] = dom
+        if not dom.title.strip():
+            fail(page, "the loaded page has no title")
+        if page != "search.html" and dom.main_text < 40:
+            fail(page, "the loaded page shows almost no text in its main area")
+    server.stop()
+
+    # Links, diagrams and code, on the DOM the browser built.
+    checked_links = 0
+    for page, dom in doms.items():
+        for href in dom.links:
+            url = urllib.parse.urlsplit(href)
+            if url.scheme or url.netloc or href.startswith("mailto:"):
+                continue  # external: not this test's business (the book builds offline)
+            target = page if not url.path else posixpath.normpath(
+                posixpath.join(posixpath.dirname(page), urllib.parse.unquote(url.path)))
+            if target.endswith("/") or os.path.isdir(os.path.join(root, target)):
+                target = posixpath.join(target, "index.html")
+            checked_links += 1
+            if target.startswith("..") or not os.path.isfile(os.path.join(root, target)):
+                fail(page, "link %r points at a missing file %s" % (href, target))
+                continue
+            if url.fragment and target.endswith(".html"):
+                ids = doms[target].ids if target in doms else set()
+                if urllib.parse.unquote(url.fragment) not in ids:
+                    fail(page, "link %r: %s has no anchor #%s" % (href, target, url.fragment))
+        for tag, src in dom.diagrams:
+            if urllib.parse.urlsplit(src).scheme:
+                continue
+            path = os.path.join(root, posixpath.normpath(posixpath.join(
+                posixpath.dirname(page), urllib.parse.unquote(src.split("#")[0]))))
+            if not os.path.isfile(path):
+                fail(page, "<%s> %s names a missing file" % (tag, src))
+            elif path.endswith(".svg"):
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    if "<svg" not in f.read():
+                        fail(page, "<%s> %s is not an SVG image" % (tag, src))
+        highlighted = 0
+        for language, spans, text in dom.code_blocks:
+            if language in ("text", "none", "default") or not text.strip():
+                continue
+            if spans == 0:
+                fail(page, "a %s code block is not highlighted: %r" % (language, text[:80]))
+            else:
+                highlighted += 1
+        if highlighted and not any("pygments.css" in s for s in dom.stylesheets):
+            fail(page, "has highlighted code but does not load pygments.css")
+
+    # Every chapter page of the book has code; the ones whose source has a diagram show it.
+    for page in pages:
+        if not page.startswith("chapters/"):
+            continue
+        dom = doms.get(page)
+        if dom is None:
+            continue
+        if not any(lang not in ("text",) and spans for lang, spans, _ in dom.code_blocks):
+            fail(page, "a chapter page without a single highlighted code block")
+        source = os.path.join(root, "_sources", page[:-len(".html")] + ".md.txt")
+        if os.path.isfile(source):
+            with open(source, encoding="utf-8") as f:
+                wants_diagram = "{graphviz}" in f.read()
+            if wants_diagram and not any(tag == "object" for tag, _ in dom.diagrams):
+                fail(page, "its source has a graphviz diagram, the page shows none")
+
+    # Screenshots, kept as build artifacts.
+    shots = 0
+    if artifacts:
+        os.makedirs(artifacts, exist_ok=True)
+        server = Server(root)
+        for name, page in SCREENSHOTS.items():
+            if page not in doms:
+                fail(page, "no such page to take a screenshot of")
+                continue
+            out = os.path.join(artifacts, name)
+            result = chromium(["--screenshot=" + out, "--window-size=1280,1600",
+                               server.base + page], profile)
+            for path, code in server.take_requests():
+                if code not in (200, 304) and path != "/favicon.ico":
+                    fail(page, "(screenshot) the browser asked for %s and got %d" % (path, code))
+            if result.returncode != 0 or not os.path.isfile(out):
+                fail(page, "no screenshot: " + result.stderr.strip()[-300:])
+            elif os.path.getsize(out) < MIN_SCREENSHOT_BYTES:
+                fail(page, "the screenshot %s is nearly empty (%d bytes)"
+                     % (name, os.path.getsize(out)))
+            else:
+                shots += 1
+        server.stop()
+    else:
+        print("browser_test: no ARTIFACT_DIR and no $TEST_UNDECLARED_OUTPUTS_DIR: "
+              "no screenshots taken")
+
+    shutil.rmtree(profile, ignore_errors=True)
+    blocks = sum(1 for d in doms.values() for b in d.code_blocks if b[0] != "text")
+    print("browser_test: %d pages loaded in chromium, %d internal links, %d diagrams, "
+          "%d highlighted code blocks, %d screenshots%s"
+          % (len(doms), checked_links, sum(len(d.diagrams) for d in doms.values()), blocks,
+             shots, (" in " + artifacts) if artifacts else ""))
+    if failures:
+        print("browser_test: %d problem(s):" % len(failures))
+        for f in failures:
+            print("  " + f)
+        return 1
+    print("browser_test: PASSED")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
