@@ -1,5 +1,6 @@
 #include "tests/campaigns/campaign_training.h"
 
+#include <filesystem>
 #include <set>
 
 #include "src/01_session/training_util.h"
@@ -21,6 +22,13 @@ int64_t TrainSpirals(MonitoredSession& session, const SpiralsModel& model,
     });
   }
   return completed;
+}
+
+std::string FreshDirectory(const std::string& dir) {
+  std::error_code ignored;  // A directory that is not there is already empty.
+  std::filesystem::remove_all(dir, ignored);
+  DefaultFileSystem()->CreateDirectories(dir);
+  return dir;
 }
 
 int64_t VerifyCheckpoint(const std::string& path) {

@@ -42,6 +42,10 @@ int64_t TrainSpirals(MonitoredSession& session, const SpiralsModel& model,
                      const SpiralsBatches& batches,
                      const std::function<void(int64_t step)>& before_step = nullptr);
 
+/// Empties `dir` (creating it if missing) and returns it.
+/// \throws OpError from the file system.
+std::string FreshDirectory(const std::string& dir);
+
 /// Reads every tensor of the checkpoint at `path`, each under its checksum, and returns its
 /// global step. \throws NotFoundError if there is no file; DataLossError naming the file
 /// (and tensor) if any byte is not what was written.

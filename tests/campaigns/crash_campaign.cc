@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
 #include <iomanip>
 #include <optional>
 #include <random>
@@ -102,14 +101,6 @@ TrainerLife LiveOnce(const CrashCampaignOptions& options, const std::string& dir
   return life;
 }
 
-// A fresh, empty directory.
-std::string FreshDir(const std::string& dir) {
-  std::error_code ignored;
-  std::filesystem::remove_all(dir, ignored);
-  DefaultFileSystem()->CreateDirectories(dir);
-  return dir;
-}
-
 // How many temporary files of an atomic write (WriteFileAtomically's "<name>.tmp.<pid>.<n>")
 // are left in `dir`: each is a write a kill cut short before its rename.
 int CountTempFiles(const std::string& dir) {
@@ -120,6 +111,7 @@ int CountTempFiles(const std::string& dir) {
   return count;
 }
 
+// [mts:crash-campaign-inspect]
 // The checks made after every process: the newest checkpoint, and every one the state
 // file lists, read back under their checksums; nothing reported saved is missing. Returns
 // the newest checkpoint's step (0 if there is none): where the next process must resume.
@@ -154,6 +146,7 @@ int64_t InspectDirectory(const std::string& dir, int64_t last_saved, CrashCampai
   }
   return step;
 }
+// [mts:crash-campaign-inspect-end]
 
 }  // namespace
 
@@ -164,7 +157,7 @@ CrashCampaignReport RunCrashCampaign(const CrashCampaignOptions& options, std::o
   const std::string trainer_log = JoinPath(options.work_dir, "trainer_stderr.log");
 
   // 1. The reference: one uninterrupted run.
-  const std::string reference_dir = FreshDir(JoinPath(options.work_dir, "reference"));
+  const std::string reference_dir = FreshDirectory(JoinPath(options.work_dir, "reference"));
   LiveOnce(options, reference_dir, trainer_log, std::nullopt);
   r.reference_seconds = SecondsSince(campaign_start);
   const std::optional<std::string> reference = LatestCheckpoint(reference_dir);
@@ -178,7 +171,7 @@ CrashCampaignReport RunCrashCampaign(const CrashCampaignOptions& options, std::o
   std::uniform_real_distribution<double> fraction(0.0, options.max_kill_fraction);
   while (true) {
     const std::string dir =
-        FreshDir(JoinPath(options.work_dir, "run_" + std::to_string(r.runs + 1)));
+        FreshDirectory(JoinPath(options.work_dir, "run_" + std::to_string(r.runs + 1)));
     int64_t resume_at = 0;    // Where the next process must start: the newest checkpoint.
     int64_t last_saved = -1;  // The newest save any process of this run reported complete.
     int processes = 0, kills = 0, kills_during_save = 0;
@@ -186,6 +179,7 @@ CrashCampaignReport RunCrashCampaign(const CrashCampaignOptions& options, std::o
     while (true) {
       if (++processes > 1000) throw RuntimeError("crash campaign: a run did not complete");
       ++r.processes;
+      // [mts:crash-campaign-process]
       std::optional<std::chrono::microseconds> kill_after;
       if (r.kills < options.kills) {
         kill_after = std::chrono::microseconds(
@@ -222,6 +216,7 @@ CrashCampaignReport RunCrashCampaign(const CrashCampaignOptions& options, std::o
       }
       resume_at = InspectDirectory(dir, last_saved, r);
       if (!life.killed) break;  // It reached the last step: the run is complete.
+      // [mts:crash-campaign-process-end]
     }
 
     // The run is complete: its final model against the uninterrupted one's.

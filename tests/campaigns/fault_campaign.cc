@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
 #include <iomanip>
 #include <memory>
 #include <optional>
@@ -160,20 +159,15 @@ RunResult Train(const FaultCampaignOptions& options, const std::string& dir,
   return result;
 }
 
-std::string FreshDir(const std::string& dir) {
-  std::error_code ignored;
-  std::filesystem::remove_all(dir, ignored);
-  DefaultFileSystem()->CreateDirectories(dir);
-  return dir;
-}
-
 }  // namespace
 
 FaultCampaignReport RunFaultCampaign(const FaultCampaignOptions& options) {
-  const RunResult fault_free = Train(options, FreshDir(JoinPath(options.work_dir, "fault_free")),
-                                     MakeSchedules(0.0, options.seed));
+  const RunResult fault_free =
+      Train(options, FreshDirectory(JoinPath(options.work_dir, "fault_free")),
+            MakeSchedules(0.0, options.seed));
   const Schedules faults = MakeSchedules(options.rate, options.seed);
-  const RunResult faulty = Train(options, FreshDir(JoinPath(options.work_dir, "faulty")), faults);
+  const RunResult faulty =
+      Train(options, FreshDirectory(JoinPath(options.work_dir, "faulty")), faults);
 
   FaultCampaignReport report;
   for (const auto& [phase, schedule] : faults.Named()) {
