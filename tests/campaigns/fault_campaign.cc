@@ -1,0 +1,229 @@
+#include "tests/campaigns/fault_campaign.h"
+
+#include <algorithm>
+#include <chrono>
+#include <iomanip>
+#include <memory>
+#include <optional>
+
+#include "src/01_session/graph.h"
+#include "src/01_session/training_util.h"
+#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/chief_session_creator.h"
+#include "src/03_hooked/stop_at_step_hook.h"
+#include "src/03_hooked/summary_writer_cache.h"
+#include "src/03_hooked/wrapped_session.h"
+#include "src/06_monitored/monitored_session.h"
+#include "src/06_monitored/monitored_training_session.h"
+#include "src/platform/file_system.h"
+#include "tests/campaigns/campaign_training.h"
+#include "tests/testing/fault_injection.h"
+#include "tests/testing/faulty_thread_hook.h"
+
+namespace mts {
+namespace {
+
+// Counts the runs of the session below that executed `train_op` and returned: the updates
+// that really happened, whether or not a fault above then lost them.
+class TrainOpCounter : public WrappedSession {
+ public:
+  TrainOpCounter(std::unique_ptr<SessionInterface> inner, Operation* train_op, int64_t* count)
+      : WrappedSession(std::move(inner)), train_op_(train_op), count_(count) {}
+
+  using WrappedSession::Run;
+  std::vector<Tensor> Run(const std::vector<Output>& fetches, const FeedDict& feeds,
+                          const std::vector<Operation*>& targets, const RunOptions& options,
+                          RunMetadata* run_metadata) override {
+    std::vector<Tensor> out = WrappedSession::Run(fetches, feeds, targets, options, run_metadata);
+    *count_ += std::count(targets.begin(), targets.end(), train_op_);
+    return out;
+  }
+
+ private:
+  Operation* train_op_;
+  int64_t* count_;
+};
+
+// Checks every session the stack creates, before any other hook works on it: its global
+// step must be the newest checkpoint's on disk (0 before the first), i.e. the recovery lost
+// nothing that had been saved. Given to MonitoredTrainingSessionHooks as a chief-only hook,
+// which comes before the CheckpointSaverHook (whose AfterCreateSession saves).
+class RestoreCheckHook : public SessionRunHook {
+ public:
+  RestoreCheckHook(std::string dir, Output global_step)
+      : dir_(std::move(dir)), global_step_(global_step) {}
+  void AfterCreateSession(SessionInterface& session, Coordinator*) override {
+    const std::optional<std::string> newest = LatestCheckpoint(dir_);
+    const int64_t on_disk = newest ? VerifyCheckpoint(*newest) : 0;
+    const int64_t restored = GlobalStepValue(session, global_step_);
+    ++checked;
+    mismatches += restored != on_disk;
+  }
+  int64_t checked = 0;
+  int64_t mismatches = 0;
+
+ private:
+  std::string dir_;
+  Output global_step_;
+};
+
+// The schedules of the seven phases, bottom of the stack first.
+struct Schedules {
+  std::shared_ptr<FaultSchedule> creation, raw_before, raw_after, after_create_session, before_run,
+      after_run, thread;
+
+  std::vector<std::pair<std::string, FaultSchedule*>> Named() const {
+    return {{"creation", creation.get()},
+            {"raw run, before the update", raw_before.get()},
+            {"raw run, after the update", raw_after.get()},
+            {"after_create_session", after_create_session.get()},
+            {"before_run", before_run.get()},
+            {"after_run", after_run.get()},
+            {"input thread (coordinator)", thread.get()}};
+  }
+};
+
+Schedules MakeSchedules(double rate, uint64_t seed) {
+  const std::vector<ErrorCode> preemptions = {ErrorCode::kAborted, ErrorCode::kUnavailable};
+  auto random = [&](uint64_t i) { return FaultSchedule::Random(rate, preemptions, seed + i); };
+  return {random(0), random(1), random(2), random(3), random(4), random(5), random(6)};
+}
+
+// What one run of the campaign's training did.
+struct RunResult {
+  int64_t final_step = 0;
+  int64_t steps_completed = 0;
+  int64_t train_ops_run = 0;
+  int64_t sessions_created = 0;
+  int64_t restores_checked = 0;
+  int64_t restore_mismatches = 0;
+  std::string final_checkpoint;
+  double seconds = 0;
+};
+
+// Trains the spirals to `options.steps` in `dir` through MonitoredSession, with the faults
+// `schedules` inject (a rate of 0 injects none).
+// [mts:fault-campaign-06-stack]
+RunResult Train(const FaultCampaignOptions& options, const std::string& dir,
+                const Schedules& faults) {
+  const auto start = std::chrono::steady_clock::now();
+  Graph graph;
+  DefaultGraphScope as_default(graph);
+  SpiralsModel model = BuildSpiralsModel(kCampaignLearningRate);
+  SpiralsBatches batches(SpiralsTrainingData(), kCampaignBatchSize, kCampaignBatchSeed);
+  RunResult result;
+
+  // The hooks MonitoredTrainingSession would make, with the faulty ones among `hooks`.
+  MonitoredTrainingSessionOptions training;
+  training.checkpoint_dir = dir;
+  training.save_checkpoint_steps = options.save_every;
+  training.save_summaries_steps = 0;
+  training.log_step_count_steps = 0;
+  training.stop_on_signals = false;
+  auto restore_check = std::make_shared<RestoreCheckHook>(dir, model.global_step.value());
+  training.chief_only_hooks = {restore_check};
+  training.hooks = {StopAtStepHook::AtLastStep(options.steps),
+                    std::make_shared<FaultyHook>(FaultyHook::Phase::kAfterCreateSession,
+                                                 faults.after_create_session),
+                    std::make_shared<FaultyHook>(FaultyHook::Phase::kBeforeRun, faults.before_run),
+                    std::make_shared<FaultyHook>(FaultyHook::Phase::kAfterRun, faults.after_run),
+                    std::make_shared<FaultyThreadHook>(faults.thread)};
+  auto scaffold = std::make_shared<Scaffold>();
+  MonitoredSession::Hooks hooks = MonitoredTrainingSessionHooks(training, scaffold);
+
+  // The creator MonitoredTrainingSession would use, wrapped in the faulty layers.
+  auto chief = std::make_shared<ChiefSessionCreator>(scaffold, "", dir);
+  auto counted = std::make_shared<FunctionSessionCreator>([&] {
+    ++result.sessions_created;
+    return std::make_unique<TrainOpCounter>(chief->CreateSession(), model.train_op,
+                                            &result.train_ops_run);
+  });
+  auto before = std::make_shared<FaultySessionCreator>(counted, faults.creation, faults.raw_before,
+                                                       FaultTiming::kBeforeRun);
+  auto after = std::make_shared<FaultySessionCreator>(before, nullptr, faults.raw_after,
+                                                      FaultTiming::kAfterRun);
+
+  MonitoredSession session(after, hooks);
+  result.steps_completed = TrainSpirals(session, model, batches);
+  for (const auto& [phase, schedule] : faults.Named()) schedule->set_enabled(false);
+  session.Close();  // Hooks' End: the final checkpoint.
+  // [mts:fault-campaign-06-stack-end]
+  SummaryWriterCache::Clear();
+
+  result.restores_checked = restore_check->checked;
+  result.restore_mismatches = restore_check->mismatches;
+  result.final_checkpoint = LatestCheckpoint(dir).value_or("");
+  result.final_step =
+      result.final_checkpoint.empty() ? 0 : VerifyCheckpoint(result.final_checkpoint);
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace
+
+FaultCampaignReport RunFaultCampaign(const FaultCampaignOptions& options) {
+  const RunResult fault_free =
+      Train(options, FreshDirectory(JoinPath(options.work_dir, "fault_free")),
+            MakeSchedules(0.0, options.seed));
+  const Schedules faults = MakeSchedules(options.rate, options.seed);
+  const RunResult faulty =
+      Train(options, FreshDirectory(JoinPath(options.work_dir, "faulty")), faults);
+
+  FaultCampaignReport report;
+  for (const auto& [phase, schedule] : faults.Named()) {
+    report.phases.push_back({phase, schedule->calls(), schedule->faults_by_code()});
+    report.faults += schedule->faults();
+  }
+  report.final_step = faulty.final_step;
+  report.steps_completed = faulty.steps_completed;
+  report.train_ops_run = faulty.train_ops_run;
+  report.fault_free_train_ops_run = fault_free.train_ops_run;
+  report.sessions_created = faulty.sessions_created;
+  report.restores_checked = faulty.restores_checked;
+  report.restore_mismatches = faulty.restore_mismatches + fault_free.restore_mismatches;
+  if (faulty.final_checkpoint.empty() || fault_free.final_checkpoint.empty()) {
+    report.model_differences = {"(no final checkpoint)"};
+  } else {
+    report.model_differences =
+        CheckpointDifferences(faulty.final_checkpoint, fault_free.final_checkpoint);
+  }
+  report.fault_free_seconds = fault_free.seconds;
+  report.seconds = faulty.seconds;
+  return report;
+}
+
+void PrintFaultCampaignReport(const FaultCampaignOptions& options, const FaultCampaignReport& r,
+                              std::ostream& out) {
+  out << std::fixed << std::setprecision(2) << "fault campaign: " << options.steps
+      << " steps of the spirals through MonitoredSession, checkpoint every " << options.save_every
+      << " steps; every phase fails " << options.rate * 100 << "% of its calls (seed "
+      << options.seed << ")\n"
+      << "faults injected and survived, by phase:\n";
+  for (const PhaseFaults& phase : r.phases) {
+    int64_t total = 0;
+    std::string codes;
+    for (const auto& [code, count] : phase.faults) {
+      total += count;
+      codes += std::string(codes.empty() ? "" : ", ") + ErrorCodeName(code) + " " +
+               std::to_string(count);
+    }
+    out << "  " << std::left << std::setw(30) << phase.phase << std::right << std::setw(6) << total
+        << " of " << std::setw(6) << phase.calls << " calls"
+        << (codes.empty() ? "" : " (" + codes + ")") << "\n";
+  }
+  const int64_t redone = r.train_ops_run - r.fault_free_train_ops_run;
+  out << "  total                         " << std::setw(6) << r.faults << "\n"
+      << "raw sessions created: " << r.sessions_created << "\n"
+      << "final step: " << r.final_step << " of " << options.steps << "\n"
+      << "train steps executed: " << r.train_ops_run
+      << " (fault-free: " << r.fault_free_train_ops_run << "), steps redone: " << redone << " ("
+      << 100.0 * redone / std::max<int64_t>(1, r.fault_free_train_ops_run) << "% more work)\n"
+      << "sessions that started from the newest checkpoint on disk: "
+      << r.restores_checked - r.restore_mismatches << " of " << r.restores_checked
+      << "; data lost: " << r.restore_mismatches << "\n"
+      << "final model equal to the fault-free run's, bit for bit: "
+      << (r.model_differences.empty() ? "yes" : "NO") << "\n";
+  for (const std::string& name : r.model_differences) out << "  differs: " << name << "\n";
+}
+
+}  // namespace mts

@@ -1,0 +1,87 @@
+// fault_campaign.h: thousands of training steps through the whole MonitoredSession stack
+// while seeded random Aborted and Unavailable errors strike every phase of it; training must
+// reach its last step, and its final model must equal a fault-free run's, bit for bit.
+//
+//   MonitoredSession                   recovers: rebuilds the stack, restores the checkpoint
+//     RecoverableSession
+//       CoordinatedSession             <- an input thread's error (FaultyThreadHook)
+//         HookedSession                <- after_create_session, before_run, after_run
+//           FaultySession (after)      <- a raw run, after the session below ran it
+//             FaultySession (before)   <- a raw run, before the session below runs it
+//               TrainOpCounter         counts the train op's real executions
+//                 Session              from ChiefSessionCreator <- creation
+//
+// Chapter 05's campaign (chapters/05_recoverable/fault_campaign.cc) strikes the stage-05
+// stack with faults at creation and after raw runs, on a counter. This one goes further: the
+// stack is MonitoredSession with MonitoredTrainingSession's own default hooks
+// (MonitoredTrainingSessionHooks: a CheckpointSaverHook every `save_every` steps), the
+// model and loop are the main example's, and faults strike all seven phases at once, each
+// phase with its own schedule at `rate` of its calls. "Raw runs" are every run of the session
+// below the hooks: the loop's reads of the global step, the train step, the saver's reads.
+//
+// Every fault is recovered by restoring the newest checkpoint, and the batch of a step is a
+// function of the global step, so the steps redone compute exactly what they computed the
+// first time: the final model must be the fault-free run's, bit for bit. The campaign runs
+// that fault-free run first, in the same process, and compares. The final close runs with
+// the faults switched off: closing does not recover (TensorFlow's does not either), and a
+// job that failed its close would restart from its last checkpoint, which is crash_campaign's
+// subject.
+//
+// Thread safety: one call at a time (it uses the default graph of the calling thread).
+#ifndef MTS_TESTS_CAMPAIGNS_FAULT_CAMPAIGN_H_
+#define MTS_TESTS_CAMPAIGNS_FAULT_CAMPAIGN_H_
+
+#include <cstdint>
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "src/01_session/errors.h"
+
+namespace mts {
+
+/// What a fault campaign does.
+struct FaultCampaignOptions {
+  std::string work_dir;     ///< Created if missing; the two runs' checkpoints go inside.
+  int64_t steps = 5000;     ///< The step both runs train to.
+  int64_t save_every = 20;  ///< Checkpoint period in steps (save_checkpoint_steps).
+  double rate = 0.005;      ///< Share of each phase's calls that fail.
+  uint64_t seed = 12;       ///< Seeds the schedules (phase i uses seed + i).
+};
+
+/// One phase's calls and the faults injected into them.
+struct PhaseFaults {
+  std::string phase;                    ///< Where in the stack, e.g. "before_run".
+  int64_t calls = 0;                    ///< Calls counted, faulty ones included.
+  std::map<ErrorCode, int64_t> faults;  ///< Faults injected, by code.
+};
+
+/// What a fault campaign saw.
+struct FaultCampaignReport {
+  std::vector<PhaseFaults> phases;       ///< The seven phases, bottom of the stack first.
+  int64_t faults = 0;                    ///< All faults injected, all phases.
+  int64_t final_step = 0;                ///< The faulty run's global step at the end.
+  int64_t steps_completed = 0;           ///< Steps whose run returned to the loop.
+  int64_t train_ops_run = 0;             ///< Train-op executions in a raw session.
+  int64_t fault_free_train_ops_run = 0;  ///< The same in the fault-free run.
+  int64_t sessions_created = 0;          ///< Raw sessions made (the first included).
+  int64_t restores_checked = 0;          ///< Sessions whose step was checked on creation.
+  /// Sessions (of either run) whose step was not the newest checkpoint's: data lost.
+  int64_t restore_mismatches = 0;
+  std::vector<std::string> model_differences;  ///< Tensors differing from the fault-free run.
+  double fault_free_seconds = 0;               ///< The fault-free run's duration.
+  double seconds = 0;                          ///< The faulty run's duration.
+};
+
+/// Trains fault-free, then with faults, and compares the two final checkpoints.
+/// \throws whatever the stack raises that it does not recover from (a campaign failure).
+FaultCampaignReport RunFaultCampaign(const FaultCampaignOptions& options);
+
+/// Prints the figures of `report`, as the campaign's command and the book show them.
+void PrintFaultCampaignReport(const FaultCampaignOptions& options,
+                              const FaultCampaignReport& report, std::ostream& out);
+
+}  // namespace mts
+
+#endif  // MTS_TESTS_CAMPAIGNS_FAULT_CAMPAIGN_H_
