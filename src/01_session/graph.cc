@@ -90,7 +90,8 @@ Output Graph::GetTensorByName(const std::string& name) const {
     index = std::stoi(name.substr(colon + 1), &parsed);
     if (colon + 1 + parsed != name.size()) throw std::invalid_argument("trailing characters");
   } catch (const std::exception&) {
-    throw ValueError("The name '" + name + "' has a malformed output index.");
+    throw ValueError("The name '" + name + "' has a malformed output index. Tensor names "
+                     "are '<op name>:<output index>', such as 'dense/w:0'.");
   }
   Operation* op = FindOperation(op_name);
   if (op == nullptr) {
@@ -131,7 +132,8 @@ bool Graph::finalized() const {
 void Graph::CheckNotFinalizedLocked(const char* what) const {
   if (finalized_) {
     throw RuntimeError(std::string("Graph is finalized and cannot be modified (tried to ") +
-                       what + ").");
+                       what + "). Build every op before the graph is finalized (a "
+                       "Scaffold or MonitoredSession finalizes it when the session starts).");
   }
 }
 
