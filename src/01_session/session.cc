@@ -89,9 +89,9 @@ void Session::CheckFeedsAndFetches(const FeedDict& feeds, const std::vector<Outp
                       DataTypeName(tensor.dtype()) + " instead.");
     }
     if (!tensor.shape().IsCompatibleWith(value.shape())) {
-      throw ValueError("Cannot feed value of shape " + value.shape().ToString() +
-                       " for Tensor '" + tensor.name() + "', which has shape " +
-                       tensor.shape().ToString());
+      throw ValueError("Cannot feed value of shape " + value.shape().ToString() + " for Tensor '" +
+                       tensor.name() + "', which has shape " + tensor.shape().ToString() +
+                       ". Feed a value of that shape instead.");
     }
   }
 }

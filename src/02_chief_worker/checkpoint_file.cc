@@ -192,8 +192,8 @@ void WriteCheckpoint(FileSystem& fs, const std::string& path,
 // ---- Reading -------------------------------------------------------------------------------
 
 void CheckpointReader::Corrupt(const std::string& what) const {
-  throw DataLossError("Checkpoint file " + path_ + " is corrupt or truncated: " + what +
-                      ". " + kDamagedAdvice);
+  throw DataLossError("Checkpoint file " + path_ + " is corrupt or truncated: " + what + ". " +
+                      kDamagedAdvice);
 }
 
 CheckpointReader::CheckpointReader(FileSystem& fs, const std::string& path)
@@ -324,8 +324,8 @@ Tensor CheckpointReader::Read(const std::string& name) const {
   const Extent& extent = extents_[IndexOf(name)];
   const char* data = contents_.data() + extent.offset;
   auto corrupt = [&](const std::string& what) {
-    throw DataLossError("Checkpoint file " + path_ + " is corrupt: the data of tensor '" +
-                        name + "' " + what + ". " + kDamagedAdvice);
+    throw DataLossError("Checkpoint file " + path_ + " is corrupt: the data of tensor '" + name +
+                        "' " + what + ". " + kDamagedAdvice);
   };
   if (StoredCrc(data, extent.length) != extent.masked_crc) corrupt("fails its checksum");
 

@@ -42,8 +42,11 @@ Saver::Saver(std::vector<Variable> var_list, SaverOptions options) : options_(op
   next_checkpoint_time_ = Now() + options_.keep_checkpoint_every_n_hours * kSecondsPerHour;
   if (var_list.empty()) var_list = GlobalVariables();
   if (var_list.empty()) {
-    if (!options_.allow_empty) throw ValueError("No variables to save. Create the variables before the Saver, or set "
-                       "SaverOptions::allow_empty for a saver that saves nothing.");
+    if (!options_.allow_empty) {
+      throw ValueError(
+          "No variables to save. Create the variables before the Saver, or set "
+          "SaverOptions::allow_empty for a saver that saves nothing.");
+    }
     return;  // An empty saver: Save writes nothing, Restore does nothing.
   }
 

@@ -60,8 +60,7 @@ bool RecordReader::ReadRecord(uint64_t* offset, std::string* record) const {
   // The header first: until its CRC matches, the length is not to be trusted, and a damaged
   // length must not be mistaken for a record the writer has yet to finish.
   if (available < RecordWriter::kHeaderSize) {
-    throw OutOfRangeError("truncated record (header)" + Where(start, filename_) +
-                          kTruncatedAdvice);
+    throw OutOfRangeError("truncated record (header)" + Where(start, filename_) + kTruncatedAdvice);
   }
   if (!ChecksumMatches(header, 8, header + 8)) {
     throw DataLossError("corrupted record (length checksum mismatch)" + Where(start, filename_) +

@@ -206,7 +206,8 @@ class PosixFileSystem : public FileSystem {
       const int fd_to_close = fd;
       fd = -1;
       if (::close(fd_to_close) != 0) ThrowFileSystemError(temp, errno);
-      if (::rename(temp.c_str(), path.c_str()) != 0) ThrowFileSystemError(temp + " -> " + path, errno);
+      if (::rename(temp.c_str(), path.c_str()) != 0)
+        ThrowFileSystemError(temp + " -> " + path, errno);
     } catch (...) {
       if (fd >= 0) ::close(fd);
       ::unlink(temp.c_str());

@@ -325,7 +325,8 @@ TEST_F(SessionManagerTest, ADamagedLatestCheckpointFallsBackToTheNewestSoundOne)
   EXPECT_EQ(ValueOf(*session, w_), 8.0f);
   EXPECT_TRUE(capture.Contains("The latest checkpoint " + third +
                                " failed its checksums; restored the newest earlier checkpoint "
-                               "that passes, " + second));
+                               "that passes, " +
+                               second));
   EXPECT_TRUE(capture.Contains("fails its checksum"));  // The reader's own diagnosis, kept.
   // Rotation continues from the checkpoint restored; the damaged one is not tracked.
   EXPECT_THAT(restorer.last_checkpoints(), ElementsAre(first, second));

@@ -392,8 +392,8 @@ TEST(EventFileReaderTest, ARecordThatIsNotAnEventDoesNotMoveTheOffset) {
   std::string bad_bytes = bad.SerializeAsString();
   bad_bytes.replace(bad_bytes.size() - 2, 2, "\xff\xfe");
   DefaultFileSystem()->WriteFileAtomically(
-      path, RecordWriter::FrameRecord(first.SerializeAsString()) +
-                RecordWriter::FrameRecord(bad_bytes));
+      path,
+      RecordWriter::FrameRecord(first.SerializeAsString()) + RecordWriter::FrameRecord(bad_bytes));
   EventFileReader reader(path);
   tensorflow::Event event;
   ASSERT_TRUE(reader.Next(&event));

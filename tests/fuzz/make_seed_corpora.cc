@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
   mts::CheckpointSeeds(mts::JoinPath(out, "checkpoint_reader_fuzzer"));
   mts::StateSeeds("tests/testdata/checkpoint_state", mts::JoinPath(out, "checkpoint_state_fuzzer"));
   mts::EventSeeds("tests/testdata/tfevents", mts::JoinPath(out, "event_file_reader_fuzzer"), 8,
-                 1024);
+                  1024);
   std::cout << "seed corpora written under " << out << "\n";
   return 0;
 }

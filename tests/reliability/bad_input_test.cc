@@ -36,8 +36,7 @@ TEST(BadInputTableTest, EveryErrorRowNamesItsAdviceAndTheTableIsLongEnough) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllRows, BadInputTest,
-                         ::testing::Range<size_t>(0, BadInputs().size()),
+INSTANTIATE_TEST_SUITE_P(AllRows, BadInputTest, ::testing::Range<size_t>(0, BadInputs().size()),
                          [](const ::testing::TestParamInfo<size_t>& info) {
                            return "row" + std::to_string(info.param + 1);
                          });
