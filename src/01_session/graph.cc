@@ -16,8 +16,9 @@ Operation* Graph::AddOperation(const std::string& type, const std::string& name,
   for (const Output& in : inputs) {
     if (in.op() == nullptr) throw ValueError("Op '" + scoped + "' got a null input");
     if (in.graph() != this) {
-      throw ValueError("Tensor '" + in.name() + "' must be from the same graph as op '" +
-                       scoped + "': the tensor's graph is different from this op's graph");
+      throw ValueError("Tensor '" + in.name() + "' must be from the same graph as op '" + scoped +
+                       "': the tensor's graph is different from this op's graph. " +
+                       "Build an op and its inputs in one graph.");
     }
   }
   for (Operation* c : control_inputs) {
@@ -90,12 +91,15 @@ Output Graph::GetTensorByName(const std::string& name) const {
     index = std::stoi(name.substr(colon + 1), &parsed);
     if (colon + 1 + parsed != name.size()) throw std::invalid_argument("trailing characters");
   } catch (const std::exception&) {
-    throw ValueError("The name '" + name + "' has a malformed output index.");
+    throw ValueError("The name '" + name +
+                     "' has a malformed output index. Tensor names "
+                     "are '<op name>:<output index>', such as 'dense/w:0'.");
   }
   Operation* op = FindOperation(op_name);
   if (op == nullptr) {
     throw ValueError("The name '" + name + "' refers to a Tensor which does not exist. The " +
-                     "operation, '" + op_name + "', does not exist in the graph.");
+                     "operation, '" + op_name + "', does not exist in the graph. Check the " +
+                     "spelling and the name scope ('dense/w:0', not 'w:0').");
   }
   if (index < 0 || index >= op->num_outputs()) {
     throw ValueError("The name '" + name + "' refers to a Tensor which does not exist. The " +
@@ -135,8 +139,9 @@ bool Graph::finalized() const {
 
 void Graph::CheckNotFinalizedLocked(const char* what) const {
   if (finalized_) {
-    throw RuntimeError(std::string("Graph is finalized and cannot be modified (tried to ") +
-                       what + ").");
+    throw RuntimeError(std::string("Graph is finalized and cannot be modified (tried to ") + what +
+                       "). Build every op before the graph is finalized (a "
+                       "Scaffold or MonitoredSession finalizes it when the session starts).");
   }
 }
 
@@ -292,7 +297,8 @@ Graph& GraphOf(const std::vector<Output>& inputs, const std::string& op_name) {
   for (const Output& in : inputs) {
     if (in.graph() != g) {
       throw ValueError("Tensor '" + in.name() + "' must be from the same graph as Tensor '" +
-                       inputs.front().name() + "' (inputs of " + op_name + ").");
+                       inputs.front().name() + "' (inputs of " + op_name +
+                       "). Build an op and its inputs in one graph.");
     }
   }
   return *g;

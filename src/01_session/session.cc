@@ -59,7 +59,8 @@ void Session::CheckFeedsAndFetches(const FeedDict& feeds, const std::vector<Outp
       throw ValueError("Fetch argument '" + f.name() +
                        "' cannot be interpreted as a Tensor. (Tensor '" + f.name() +
                        "' is not an element of this graph: the tensor's graph is different "
-                       "from the session's graph.)");
+                       "from the session's graph.) Fetch only tensors of the graph this "
+                       "Session runs.");
     }
   }
   for (const Operation* t : targets) {
@@ -68,7 +69,7 @@ void Session::CheckFeedsAndFetches(const FeedDict& feeds, const std::vector<Outp
       throw ValueError("Fetch argument '" + t->name() +
                        "' cannot be interpreted as an Operation. (Operation '" + t->name() +
                        "' is not an element of this graph: the op's graph is different from "
-                       "the session's graph.)");
+                       "the session's graph.) Run only ops of the graph this Session runs.");
     }
   }
   for (const auto& [tensor, value] : feeds) {
@@ -76,7 +77,7 @@ void Session::CheckFeedsAndFetches(const FeedDict& feeds, const std::vector<Outp
     if (tensor.graph() != graph_) {
       throw ValueError("Cannot interpret feed_dict key '" + tensor.name() +
                        "' as a Tensor: the tensor's graph is different from the session's "
-                       "graph.");
+                       "graph. Feed only tensors of the graph this Session runs.");
     }
     if (!value.IsInitialized()) {
       throw ValueError("Cannot feed an uninitialized Tensor for '" + tensor.name() + "'.");
@@ -84,12 +85,13 @@ void Session::CheckFeedsAndFetches(const FeedDict& feeds, const std::vector<Outp
     if (value.dtype() != tensor.dtype()) {
       throw TypeError(std::string("Cannot feed value of dtype ") + DataTypeName(value.dtype()) +
                       " for Tensor '" + tensor.name() + "', which has dtype " +
-                      DataTypeName(tensor.dtype()));
+                      DataTypeName(tensor.dtype()) + ". Feed a value of dtype " +
+                      DataTypeName(tensor.dtype()) + " instead.");
     }
     if (!tensor.shape().IsCompatibleWith(value.shape())) {
-      throw ValueError("Cannot feed value of shape " + value.shape().ToString() +
-                       " for Tensor '" + tensor.name() + "', which has shape " +
-                       tensor.shape().ToString());
+      throw ValueError("Cannot feed value of shape " + value.shape().ToString() + " for Tensor '" +
+                       tensor.name() + "', which has shape " + tensor.shape().ToString() +
+                       ". Feed a value of that shape instead.");
     }
   }
 }
@@ -115,7 +117,9 @@ std::shared_ptr<const ExecutionPlan> Session::GetOrBuildPlan(
 std::vector<Tensor> Session::Run(const std::vector<Output>& fetches, const FeedDict& feeds,
                                  const std::vector<Operation*>& targets,
                                  const RunOptions& options, RunMetadata* run_metadata) {
-  if (closed()) throw RuntimeError("Attempted to use a closed Session.");
+  if (closed()) {
+    throw RuntimeError("Attempted to use a closed Session. Make a new session to run again.");
+  }
   if (graph_->num_ops() == 0) {
     throw RuntimeError(
         "The Session graph is empty.  Add operations to the graph before calling run().");

@@ -250,7 +250,8 @@ Tensor Tensor::Matrix(std::initializer_list<std::initializer_list<T>> rows) {
   for (const auto& row : rows) {
     if (static_cast<int64_t>(row.size()) != num_cols) {
       throw ValueError("Tensor::Matrix: rows have different lengths (" +
-                       std::to_string(row.size()) + " vs " + std::to_string(num_cols) + ")");
+                       std::to_string(row.size()) + " vs " + std::to_string(num_cols) +
+                       "); give every row the same number of values");
     }
     values.insert(values.end(), row.begin(), row.end());
   }

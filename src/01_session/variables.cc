@@ -59,12 +59,13 @@ void AssignShape(ShapeContext& ctx) {
   if (ref.dtype() != value.dtype()) {
     throw TypeError(std::string("'") + ctx.op_name + "': cannot assign a value of dtype " +
                     DataTypeName(value.dtype()) + " to variable '" + ref.op()->name() +
-                    "' of dtype " + DataTypeName(ref.dtype()));
+                    "' of dtype " + DataTypeName(ref.dtype()) + "; assign a value of dtype " +
+                    DataTypeName(ref.dtype()) + " instead");
   }
   if (!ref.shape().IsCompatibleWith(value.shape())) {
     throw ValueError("'" + ctx.op_name + "': shapes " + ref.shape().ToString() + " and " +
-                     value.shape().ToString() + " are incompatible (variable '" +
-                     ref.op()->name() + "')");
+                     value.shape().ToString() + " are incompatible (variable '" + ref.op()->name() +
+                     "'); assign a value of shape " + ref.shape().ToString() + " instead");
   }
   ctx.AddOutput(ref.dtype(), ref.shape());
 }

@@ -22,6 +22,11 @@ constexpr size_t kHeaderCrcSize = 4;    // After the index.
 constexpr int kMaxRank = 32;
 // The smallest index entry: a one-byte name, dtype, rank 0, offset, length, crc.
 constexpr uint64_t kMinEntrySize = 4 + 1 + 1 + 1 + 8 + 8 + 4;
+// What to do about a damaged checkpoint. Checkpoints are written atomically, so damage came
+// later (a disk, a copy): an older checkpoint is the way back.
+constexpr char kDamagedAdvice[] =
+    "Restore an earlier checkpoint (a chief restoring from a directory falls back to the "
+    "newest sound one by itself)";
 
 // ---- Dtypes on disk: TensorFlow's DataType enum numbers, so a hex dump reads familiar. ----
 
@@ -187,7 +192,8 @@ void WriteCheckpoint(FileSystem& fs, const std::string& path,
 // ---- Reading -------------------------------------------------------------------------------
 
 void CheckpointReader::Corrupt(const std::string& what) const {
-  throw DataLossError("Checkpoint file " + path_ + " is corrupt or truncated: " + what);
+  throw DataLossError("Checkpoint file " + path_ + " is corrupt or truncated: " + what + ". " +
+                      kDamagedAdvice);
 }
 
 CheckpointReader::CheckpointReader(FileSystem& fs, const std::string& path)
@@ -318,8 +324,8 @@ Tensor CheckpointReader::Read(const std::string& name) const {
   const Extent& extent = extents_[IndexOf(name)];
   const char* data = contents_.data() + extent.offset;
   auto corrupt = [&](const std::string& what) {
-    throw DataLossError("Checkpoint file " + path_ + " is corrupt: the data of tensor '" +
-                        name + "' " + what);
+    throw DataLossError("Checkpoint file " + path_ + " is corrupt: the data of tensor '" + name +
+                        "' " + what + ". " + kDamagedAdvice);
   };
   if (StoredCrc(data, extent.length) != extent.masked_crc) corrupt("fails its checksum");
 

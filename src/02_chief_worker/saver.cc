@@ -42,7 +42,11 @@ Saver::Saver(std::vector<Variable> var_list, SaverOptions options) : options_(op
   next_checkpoint_time_ = Now() + options_.keep_checkpoint_every_n_hours * kSecondsPerHour;
   if (var_list.empty()) var_list = GlobalVariables();
   if (var_list.empty()) {
-    if (!options_.allow_empty) throw ValueError("No variables to save");
+    if (!options_.allow_empty) {
+      throw ValueError(
+          "No variables to save. Create the variables before the Saver, or set "
+          "SaverOptions::allow_empty for a saver that saves nothing.");
+    }
     return;  // An empty saver: Save writes nothing, Restore does nothing.
   }
 
@@ -130,7 +134,9 @@ std::optional<std::string> Saver::Save(SessionInterface& session, const std::str
   } catch (const OpError& e) {
     if ((e.code() == ErrorCode::kNotFound || e.code() == ErrorCode::kFailedPrecondition) &&
         !save_dir.empty() && !fs.Exists(save_dir)) {
-      throw ValueError("Parent directory of " + save_path + " doesn't exist, can't save.");
+      throw ValueError("Parent directory of " + save_path +
+                       " doesn't exist, can't save. Create the directory first, or save "
+                       "elsewhere.");
     }
     throw;
   }
@@ -177,7 +183,9 @@ void Saver::Restore(SessionInterface& session, const std::string& save_path) {
   if (empty()) return;
   FileSystem& fs = *options_.file_system;
   if (!fs.Exists(save_path)) {
-    throw ValueError("The passed save_path is not a valid checkpoint: " + save_path);
+    throw ValueError("The passed save_path is not a valid checkpoint: " + save_path +
+                     ". Pass a path that Saver::Save returned or that LatestCheckpoint(dir) "
+                     "names.");
   }
   MTS_LOG(INFO) << "Restoring parameters from " << save_path;
   // [mts:restore-all-or-nothing]

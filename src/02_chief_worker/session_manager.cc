@@ -8,6 +8,7 @@
 #include "src/01_session/errors.h"
 #include "src/02_chief_worker/checkpoint_state.h"
 #include "src/02_chief_worker/scaffold.h"
+#include "src/platform/file_system.h"
 #include "src/platform/logging.h"
 
 namespace mts {
@@ -94,11 +95,50 @@ std::pair<std::unique_ptr<Session>, bool> SessionManager::RestoreCheckpoint(
     waited += recovery_wait_secs_;
     state = GetCheckpointState(checkpoint_dir);
   }
-  saver->Restore(*session, state->model_checkpoint_path);
+  const std::vector<std::string> kept = RestoreNewestSound(*saver, *session, *state);
   // Let the saver go on deleting old checkpoints where the previous run left off.
-  saver->RecoverLastCheckpoints(state->all_model_checkpoint_paths);
+  saver->RecoverLastCheckpoints(kept);
   return {std::move(session), true};
 }
+
+// [mts:restore-newest-sound]
+std::vector<std::string> SessionManager::RestoreNewestSound(Saver& saver, Session& session,
+                                                            const CheckpointState& state) {
+  const std::string& latest = state.model_checkpoint_path;
+  try {
+    saver.Restore(session, latest);
+    return state.all_model_checkpoint_paths;
+  } catch (const DataLossError& damage) {
+    // Beyond TensorFlow, which fails here: the newest checkpoint fails its checksums (a bad
+    // disk, a copy cut short), but the state file lists older ones. Restore is all or
+    // nothing, so the session is still untouched; try them newest first. Training repeats
+    // the steps since the one restored, and no wrong value is ever loaded.
+    const std::vector<std::string>& all = state.all_model_checkpoint_paths;
+    std::string failures = latest + " (" + damage.what() + ")";
+    for (size_t i = all.size(); i-- > 0;) {
+      if (all[i] == latest) continue;
+      try {
+        saver.Restore(session, all[i]);
+      } catch (const DataLossError& older) {
+        failures += "; " + all[i] + " (" + older.what() + ")";
+        continue;
+      }
+      MTS_LOG(WARNING) << "The latest checkpoint " << latest
+                       << " failed its checksums; restored the newest earlier checkpoint "
+                          "that passes, "
+                       << all[i] << ". Damaged: " << failures
+                       << ". The damaged files are left in place for inspection.";
+      // Rotation goes on from the one restored; newer, damaged files are no longer tracked,
+      // so they are never deleted by the saver either.
+      return std::vector<std::string>(all.begin(), all.begin() + static_cast<ptrdiff_t>(i) + 1);
+    }
+    throw DataLossError("Every checkpoint listed in the state file of " + Dirname(latest) +
+                        " failed its checksums, so none can be restored: " + failures +
+                        ". Restore from a backup copy, or move the damaged files away to "
+                        "start training from scratch.");
+  }
+}
+// [mts:restore-newest-sound-end]
 
 // [mts:ready]
 SessionManager::Readiness SessionManager::Ready(const std::optional<Output>& op,
@@ -226,7 +266,8 @@ std::unique_ptr<Session> SessionManager::WaitForSession(const std::string& maste
     const double remaining = std::max(0.0, max_wait_secs - (clock_->NowSeconds() - start));
     if (remaining - recovery_wait_secs_ < 0) {
       throw DeadlineExceededError("Session was not ready after waiting " + Secs(max_wait_secs) +
-                                  " secs.");
+                                  " secs. Check that the chief is running and initialises or "
+                                  "restores the model, or wait longer (max_wait_secs).");
     }
     MTS_LOG(INFO) << "Waiting for model to be ready.  Ready_for_local_init_op:  "
                   << local.message << ", ready: " << (model ? model->message : "None");

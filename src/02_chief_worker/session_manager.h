@@ -43,6 +43,7 @@
 
 #include "src/01_session/graph.h"
 #include "src/01_session/session.h"
+#include "src/02_chief_worker/checkpoint_state.h"
 #include "src/02_chief_worker/saver.h"
 #include "src/platform/clock.h"
 
@@ -83,7 +84,9 @@ class SessionManager {
 
   /// The chief's path. Makes a session on `master`; restores it from
   /// `checkpoint_filename_with_path`, or from the latest checkpoint in `checkpoint_dir`
-  /// (waiting up to `max_wait_secs` for one to appear if `wait_for_checkpoint`); if nothing
+  /// (waiting up to `max_wait_secs` for one to appear if `wait_for_checkpoint`). Beyond
+  /// TensorFlow: if that latest checkpoint fails its checksums, the newest earlier one the
+  /// state file lists that passes is restored instead, with a warning naming both. If nothing
   /// was restored runs `init_op` with `init_feed_dict`, then `init_fn`. Then runs the local
   /// init op (once the model is ready for it) and checks the model is ready.
   /// \throws ValueError if both a directory and a file are given ("Can not provide both
@@ -94,6 +97,8 @@ class SessionManager {
   ///   local_init.  Init op: NAME, init fn: FN, error: WHY`); when the ready op still names
   ///   variables (`Init operations did not make model ready.  Init op: NAME, init fn: FN,
   ///   local_init_op: NAME, error: WHY`). FN is `<init_fn>` or `None`.
+  /// \throws DataLossError naming every checkpoint tried when all the state file lists
+  ///   fail their checksums (or the one given by `checkpoint_filename_with_path` does).
   /// \throws OpError as restoring, init_op or init_fn raise it.
   /// After any error the session made is closed and destroyed (TensorFlow leaves it open).
   std::unique_ptr<Session> PrepareSession(
@@ -115,7 +120,8 @@ class SessionManager {
   /// A worker's path. Makes a new session, runs the local init op when allowed and checks the
   /// model is ready; if not, closes it, logs what is missing and how long remains, sleeps
   /// recovery_wait_secs and tries again with a new session. There is always one attempt.
-  /// \throws DeadlineExceededError `Session was not ready after waiting N secs.` once the
+  /// \throws DeadlineExceededError `Session was not ready after waiting N secs. Check ...`
+  ///   (what to do follows TensorFlow's words) once the
   ///   next sleep would pass `max_wait_secs` (infinity: wait forever).
   /// \throws OpError as the ready ops raise it, except a FailedPreconditionError about an
   ///   uninitialized value (that means "not ready").
@@ -140,6 +146,12 @@ class SessionManager {
       const std::string& master, Saver* saver, const std::string& checkpoint_dir,
       const std::string& checkpoint_filename_with_path, bool wait_for_checkpoint,
       double max_wait_secs) const;
+  // Restores state.model_checkpoint_path; if that fails its checksums (DataLossError),
+  // the newest earlier checkpoint of the state's list that passes, logging which. Returns
+  // the checkpoints the saver should track from now on. \throws DataLossError if none
+  // passes; OpError as Saver::Restore raises it for other errors.
+  static std::vector<std::string> RestoreNewestSound(Saver& saver, Session& session,
+                                                     const CheckpointState& state);
   static Readiness Ready(const std::optional<Output>& op, Session& session);
   Readiness TryRunLocalInitOp(Session& session) const;
   void Sleep(double secs) const;

@@ -10,15 +10,19 @@ EventFileReader::EventFileReader(const std::string& path, FileSystem* fs)
     : records_(RecordReader::FromFile(path, fs)) {}
 
 bool EventFileReader::Next(tensorflow::Event* event) {
-  const uint64_t start = records_.offset();
+  uint64_t next = offset_;
   std::string payload;
-  if (!records_.ReadNext(&payload)) return false;
+  if (!records_.ReadRecord(&next, &payload)) return false;
   // The CRC matched, so these are the bytes the writer meant; if they still do not parse,
-  // what was written was not an Event.
+  // what was written was not an Event. The offset moves only past a record that parsed, as
+  // the header promises (a fuzzer found that it once moved past this one too).
   if (!event->ParseFromString(payload)) {
-    throw DataLossError("record is not a tensorflow.Event at offset " + std::to_string(start) +
-                        " in " + records_.filename());
+    throw DataLossError("record is not a tensorflow.Event at offset " + std::to_string(offset_) +
+                        " in " + records_.filename() +
+                        ". The file holds other records than events: read it with "
+                        "RecordReader, or check that the path names an event file.");
   }
+  offset_ = next;
   return true;
 }
 

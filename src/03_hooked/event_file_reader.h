@@ -57,10 +57,11 @@ class EventFileReader {
   bool Next(tensorflow::Event* event);
 
   /// The byte offset of the next record: the end of the last one Next returned.
-  uint64_t offset() const { return records_.offset(); }
+  uint64_t offset() const { return offset_; }
 
  private:
   RecordReader records_;
+  uint64_t offset_ = 0;  // Where the next record starts: the end of the last Event read.
 };
 
 /// Every Event of the file at `path`, in order. \throws as EventFileReader::Next.

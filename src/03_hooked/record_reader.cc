@@ -27,6 +27,15 @@ std::string Where(uint64_t offset, const std::string& filename) {
   return " at offset " + std::to_string(offset) + " in " + filename;
 }
 
+// What to do about a record cut short: its writer may be mid-write.
+constexpr char kTruncatedAdvice[] =
+    ". If a writer is still writing the file, read again later; otherwise the file was cut "
+    "short and the records before this offset are all it holds.";
+// What to do about a damaged record: the records before it passed their checksums.
+constexpr char kCorruptAdvice[] =
+    ". The file is damaged here; the records before this offset passed their checksums and "
+    "can be used.";
+
 }  // namespace
 
 RecordReader::RecordReader(std::string filename, std::string contents)
@@ -51,10 +60,11 @@ bool RecordReader::ReadRecord(uint64_t* offset, std::string* record) const {
   // The header first: until its CRC matches, the length is not to be trusted, and a damaged
   // length must not be mistaken for a record the writer has yet to finish.
   if (available < RecordWriter::kHeaderSize) {
-    throw OutOfRangeError("truncated record (header)" + Where(start, filename_));
+    throw OutOfRangeError("truncated record (header)" + Where(start, filename_) + kTruncatedAdvice);
   }
   if (!ChecksumMatches(header, 8, header + 8)) {
-    throw DataLossError("corrupted record (length checksum mismatch)" + Where(start, filename_));
+    throw DataLossError("corrupted record (length checksum mismatch)" + Where(start, filename_) +
+                        kCorruptAdvice);
   }
   const uint64_t length = DecodeLittleEndian(header, 8);
 
@@ -63,11 +73,12 @@ bool RecordReader::ReadRecord(uint64_t* offset, std::string* record) const {
   if (after_header < RecordWriter::kFooterSize ||
       after_header - RecordWriter::kFooterSize < length) {
     throw OutOfRangeError("truncated record (payload of " + std::to_string(length) + " bytes)" +
-                          Where(start, filename_));
+                          Where(start, filename_) + kTruncatedAdvice);
   }
   const char* payload = header + RecordWriter::kHeaderSize;
   if (!ChecksumMatches(payload, length, payload + length)) {
-    throw DataLossError("corrupted record (payload checksum mismatch)" + Where(start, filename_));
+    throw DataLossError("corrupted record (payload checksum mismatch)" + Where(start, filename_) +
+                        kCorruptAdvice);
   }
   record->assign(payload, length);
   *offset = start + RecordWriter::kHeaderSize + length + RecordWriter::kFooterSize;

@@ -1,6 +1,7 @@
 #include "src/03_hooked/second_or_step_timer.h"
 
 #include <cmath>
+#include <string>
 
 #include "src/01_session/errors.h"
 
@@ -15,6 +16,15 @@ SecondOrStepTimer::SecondOrStepTimer(std::optional<double> every_secs,
   }
   if (every_secs && every_steps) {
     throw ValueError("Can not provide both every_secs and every_steps.");
+  }
+  // Beyond TensorFlow, which would trigger on every step: a negative interval is a mistake.
+  if (every_steps && *every_steps < 0) {
+    throw ValueError("every_steps must be >= 0, got " + std::to_string(*every_steps) +
+                     ". Pass how many steps apart the hook should act (0: every step).");
+  }
+  if (every_secs && !(*every_secs >= 0)) {
+    throw ValueError("every_secs must be >= 0, got " + std::to_string(*every_secs) +
+                     ". Pass how many seconds apart the hook should act (0: every step).");
   }
   if (every_secs) every_micros_ = std::llround(*every_secs * 1e6);
 }

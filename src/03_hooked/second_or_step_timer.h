@@ -53,7 +53,9 @@ class SecondOrStepTimer {
   /// arguments; pass std::nullopt for the other). Time comes from `clock`, RealClock() if
   /// null; `every_secs` is rounded to the clock's whole microseconds.
   /// \throws ValueError "Either every_secs or every_steps should be provided." if neither
-  ///   is given; ValueError("Can not provide both every_secs and every_steps.") if both are.
+  ///   is given; ValueError("Can not provide both every_secs and every_steps.") if both are;
+  ///   ValueError("every_steps must be >= 0, ...") or ("every_secs must be >= 0, ...") for a
+  ///   negative or NaN interval (beyond TensorFlow).
   SecondOrStepTimer(std::optional<double> every_secs, std::optional<int64_t> every_steps,
                     Clock* clock = nullptr);
 

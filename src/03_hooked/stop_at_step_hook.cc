@@ -1,5 +1,7 @@
 #include "src/03_hooked/stop_at_step_hook.h"
 
+#include <string>
+
 #include "src/01_session/errors.h"
 #include "src/01_session/training_util.h"
 
@@ -13,6 +15,12 @@ StopAtStepHook::StopAtStepHook(std::optional<int64_t> num_steps,
   }
   if (num_steps && last_step) {
     throw ValueError("Only one of num_steps or last_step can be specified.");
+  }
+  // Beyond TensorFlow, which would stop after the first step: a negative count is a mistake.
+  if (num_steps && *num_steps < 0) {
+    throw ValueError("num_steps must be >= 0, got " + std::to_string(*num_steps) +
+                     ": it counts the steps to run after the first session's global step. "
+                     "Pass a step count, or last_step for an absolute step.");
   }
 }
 

@@ -46,7 +46,8 @@ class StopAtStepHook : public SessionRunHook {
   /// `num_steps` and `last_step` is given, the other is std::nullopt. The named factories
   /// below read better and cannot get this wrong.
   /// \throws ValueError "One of num_steps or last_step must be specified." if neither is
-  ///   given; ValueError("Only one of num_steps or last_step can be specified.") if both are.
+  ///   given; ValueError("Only one of num_steps or last_step can be specified.") if both are;
+  ///   ValueError("num_steps must be >= 0, ...") for a negative count (beyond TensorFlow).
   StopAtStepHook(std::optional<int64_t> num_steps, std::optional<int64_t> last_step);
 
   /// A hook that stops `num_steps` global steps after the step of the first session.

@@ -24,7 +24,9 @@ std::vector<Tensor> WrappedSession::Run(const std::vector<Output>& fetches,
                                         const std::vector<Operation*>& targets,
                                         const RunOptions& options,
                                         RunMetadata* run_metadata) {
-  if (inner_ == nullptr) throw RuntimeError("Attempted to use a closed Session.");
+  if (inner_ == nullptr) {
+    throw RuntimeError("Attempted to use a closed Session. Make a new session to run again.");
+  }
   return inner_->Run(fetches, feeds, targets, options, run_metadata);
 }
 

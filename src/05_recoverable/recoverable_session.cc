@@ -28,7 +28,13 @@ std::unique_ptr<SessionInterface> RecoverableSession::CreateWithRetries(
       if (options.max_creation_attempts && attempt >= *options.max_creation_attempts) {
         MTS_LOG(ERROR) << "Giving up creating a session after " << attempt
                        << " attempts: " << e.what();
-        throw;
+        // The same class, so callers catch it as before, with what to do added.
+        ThrowOpError(e.code(),
+                     e.message() + " (gave up after " + std::to_string(attempt) +
+                         " attempts to create a session: check that the master and "
+                         "parameter servers are up, or allow more attempts with "
+                         "RecoveryOptions::max_creation_attempts)",
+                     e.op_name());
       }
       MTS_LOG(INFO) << "Preemption error while creating a session (attempt " << attempt
                     << "), trying again: " << e.what();
@@ -57,7 +63,9 @@ std::vector<Tensor> RecoverableSession::Run(const std::vector<Output>& fetches,
                                             const RunOptions& options,
                                             RunMetadata* run_metadata) {
   while (true) {
-    if (closed_) throw RuntimeError("Attempted to use a closed Session.");
+    if (closed_) {
+      throw RuntimeError("Attempted to use a closed Session. Make a new session to run again.");
+    }
     try {
       return WrappedSession::Run(fetches, feeds, targets, options, run_metadata);
     } catch (const OpError& e) {

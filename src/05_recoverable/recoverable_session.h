@@ -64,7 +64,9 @@ class RecoverableSession : public WrappedSession {
  public:
   /// Creates the first stack with `creator`, retrying on preemption errors.
   /// \throws OpError as a creation throws it, except a preemption error, which is retried;
-  ///   the last preemption error once RecoveryOptions::max_creation_attempts are used up.
+  ///   the last preemption error once RecoveryOptions::max_creation_attempts are used up
+  ///   (its class and op kept, its message followed by how many attempts were made and
+  ///   what to do).
   ///   Other exceptions of the creator propagate at once.
   explicit RecoverableSession(std::shared_ptr<SessionCreator> creator,
                               RecoveryOptions options = {});

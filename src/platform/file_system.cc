@@ -19,10 +19,33 @@
 namespace mts {
 namespace {
 
-// Raises the error for a failed system call on `context` (a path, or "from -> to"), with
-// TensorFlow's code for `err` and its message shape: "<context>; <strerror>".
-[[noreturn]] void ThrowIOError(const std::string& context, int err) {
-  const std::string message = context + "; " + std::strerror(err);
+// What a user can do about `err`, for the errors a training job meets in practice; "" for
+// the rest, whose strerror says all there is to say.
+const char* AdviceFor(int err) {
+  switch (err) {
+    case ENOENT:
+      return " (check the path, or create the directory first)";
+    case EPERM:
+    case EACCES:
+    case EROFS:
+      return " (make the directory writable by this user, or choose another one)";
+    case ENOSPC:
+    case EDQUOT:
+      return " (free disk space, or write to another disk; files already written are intact)";
+    case EMFILE:
+    case ENFILE:
+      return " (too many open files: raise the limit with ulimit -n, or close writers)";
+    case ENOTDIR:
+      return " (a component of the path is a file: remove it or choose another path)";
+    default:
+      return "";
+  }
+}
+
+}  // namespace
+
+void ThrowFileSystemError(const std::string& context, int err) {
+  const std::string message = context + "; " + std::strerror(err) + AdviceFor(err);
   switch (err) {
     case ENOENT:
     case ENODEV:
@@ -58,13 +81,15 @@ namespace {
   }
 }
 
+namespace {
+
 // write(2) may write less than asked, or be interrupted; loop until all of `data` is out.
 void WriteAll(int fd, std::string_view data, const std::string& path) {
   while (!data.empty()) {
     const ssize_t n = ::write(fd, data.data(), data.size());
     if (n < 0) {
       if (errno == EINTR) continue;
-      ThrowIOError(path, errno);
+      ThrowFileSystemError(path, errno);
     }
     data.remove_prefix(static_cast<size_t>(n));
   }
@@ -73,11 +98,11 @@ void WriteAll(int fd, std::string_view data, const std::string& path) {
 // Makes a directory entry (a rename into `dir`) durable: fsync on the directory itself.
 void SyncDirectory(const std::string& dir) {
   const int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) ThrowIOError(dir, errno);
+  if (fd < 0) ThrowFileSystemError(dir, errno);
   const int sync_result = ::fsync(fd);
   const int sync_errno = errno;
   ::close(fd);
-  if (sync_result != 0) ThrowIOError(dir, sync_errno);
+  if (sync_result != 0) ThrowFileSystemError(dir, sync_errno);
 }
 
 // A WritableFile over a stdio FILE*: stdio's buffer makes many small Appends (one event
@@ -98,25 +123,25 @@ class PosixWritableFile : public WritableFile {
   void Append(std::string_view data) override {
     CheckOpen();
     if (std::fwrite(data.data(), 1, data.size(), file_) != data.size()) {
-      ThrowIOError(path_, errno);
+      ThrowFileSystemError(path_, errno);
     }
   }
 
   void Flush() override {
     CheckOpen();
-    if (std::fflush(file_) != 0) ThrowIOError(path_, errno);
+    if (std::fflush(file_) != 0) ThrowFileSystemError(path_, errno);
   }
 
   void Sync() override {
     Flush();
-    if (::fsync(fileno(file_)) != 0) ThrowIOError(path_, errno);
+    if (::fsync(fileno(file_)) != 0) ThrowFileSystemError(path_, errno);
   }
 
   void Close() override {
     if (file_ == nullptr) return;
     std::FILE* file = file_;
     file_ = nullptr;  // Closed from here on, whatever fclose reports.
-    if (std::fclose(file) != 0) ThrowIOError(path_, errno);
+    if (std::fclose(file) != 0) ThrowFileSystemError(path_, errno);
   }
 
  private:
@@ -132,7 +157,7 @@ class PosixFileSystem : public FileSystem {
  public:
   std::string ReadFile(const std::string& path) override {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) ThrowIOError(path, errno);
+    if (fd < 0) ThrowFileSystemError(path, errno);
     std::string contents;
     char buffer[64 * 1024];
     for (;;) {
@@ -143,7 +168,7 @@ class PosixFileSystem : public FileSystem {
         const int err = errno;
         ::close(fd);
         // The file was there and then could not be read: what we have is incomplete.
-        if (err == EISDIR) ThrowIOError(path, err);
+        if (err == EISDIR) ThrowFileSystemError(path, err);
         throw DataLossError(path + "; read failed: " + std::strerror(err));
       }
       contents.append(buffer, static_cast<size_t>(n));
@@ -172,16 +197,17 @@ class PosixFileSystem : public FileSystem {
     while (fd < 0) {
       temp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
       fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-      if (fd < 0 && errno != EEXIST) ThrowIOError(temp, errno);
+      if (fd < 0 && errno != EEXIST) ThrowFileSystemError(temp, errno);
     }
     try {
       // Plain write(2) has no user-space buffer, so there is nothing to fflush before fsync.
       WriteAll(fd, contents, temp);
-      if (::fsync(fd) != 0) ThrowIOError(temp, errno);
+      if (::fsync(fd) != 0) ThrowFileSystemError(temp, errno);
       const int fd_to_close = fd;
       fd = -1;
-      if (::close(fd_to_close) != 0) ThrowIOError(temp, errno);
-      if (::rename(temp.c_str(), path.c_str()) != 0) ThrowIOError(temp + " -> " + path, errno);
+      if (::close(fd_to_close) != 0) ThrowFileSystemError(temp, errno);
+      if (::rename(temp.c_str(), path.c_str()) != 0)
+        ThrowFileSystemError(temp + " -> " + path, errno);
     } catch (...) {
       if (fd >= 0) ::close(fd);
       ::unlink(temp.c_str());
@@ -206,7 +232,7 @@ class PosixFileSystem : public FileSystem {
 
   std::vector<std::string> ListDirectory(const std::string& dir) override {
     DIR* d = ::opendir(dir.c_str());
-    if (d == nullptr) ThrowIOError(dir, errno);
+    if (d == nullptr) ThrowFileSystemError(dir, errno);
     std::vector<std::string> names;
     while (const dirent* entry = ::readdir(d)) {
       const std::string name = entry->d_name;
@@ -218,11 +244,11 @@ class PosixFileSystem : public FileSystem {
   }
 
   void DeleteFile(const std::string& path) override {
-    if (::unlink(path.c_str()) != 0) ThrowIOError(path, errno);
+    if (::unlink(path.c_str()) != 0) ThrowFileSystemError(path, errno);
   }
 
   void RenameFile(const std::string& from, const std::string& to) override {
-    if (::rename(from.c_str(), to.c_str()) != 0) ThrowIOError(from + " -> " + to, errno);
+    if (::rename(from.c_str(), to.c_str()) != 0) ThrowFileSystemError(from + " -> " + to, errno);
   }
 
   void CreateDirectories(const std::string& dir) override {
@@ -233,8 +259,12 @@ class PosixFileSystem : public FileSystem {
         const int err = errno;
         struct stat info;
         const bool is_dir = ::stat(prefix.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
-        if (err != EEXIST) ThrowIOError(prefix, err);
-        if (!is_dir) throw FailedPreconditionError(prefix + "; exists and is not a directory");
+        if (err != EEXIST) ThrowFileSystemError(prefix, err);
+        if (!is_dir) {
+          throw FailedPreconditionError(prefix +
+                                        "; exists and is not a directory (remove the file or "
+                                        "choose another path)");
+        }
       }
       if (end == std::string::npos) break;
     }
@@ -242,7 +272,7 @@ class PosixFileSystem : public FileSystem {
 
   uint64_t FileSize(const std::string& path) override {
     struct stat info;
-    if (::stat(path.c_str(), &info) != 0) ThrowIOError(path, errno);
+    if (::stat(path.c_str(), &info) != 0) ThrowFileSystemError(path, errno);
     return static_cast<uint64_t>(info.st_size);
   }
 
@@ -262,7 +292,7 @@ class PosixFileSystem : public FileSystem {
  private:
   static std::unique_ptr<WritableFile> Open(const std::string& path, const char* mode) {
     std::FILE* file = std::fopen(path.c_str(), mode);
-    if (file == nullptr) ThrowIOError(path, errno);
+    if (file == nullptr) ThrowFileSystemError(path, errno);
     return std::make_unique<PosixWritableFile>(path, file);
   }
 };

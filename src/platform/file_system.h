@@ -118,6 +118,15 @@ class FileSystem {
 /// The POSIX file system. Never null, never destroyed.
 FileSystem* DefaultFileSystem();
 
+/// Raises the OpError a failed system call with errno `err` means, as DefaultFileSystem()
+/// does: TensorFlow's code for `err` (ENOSPC: ResourceExhaustedError, EACCES:
+/// PermissionDeniedError, ENOENT: NotFoundError, ...) and the message
+/// "<context>; <strerror>", followed for the common errors by what to do about it. File
+/// systems that simulate failures (tests' full disks) raise through it too, so they fail
+/// exactly as the real one would. `context` names the path ("a -> b" for a rename).
+/// \throws OpError always.
+[[noreturn]] void ThrowFileSystemError(const std::string& context, int err);
+
 /// Joins two path parts with exactly one '/' between them: JoinPath("/a/", "/b") == "/a/b".
 /// An empty part is dropped: JoinPath("", "b") == "b".
 std::string JoinPath(std::string_view a, std::string_view b);

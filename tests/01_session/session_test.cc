@@ -307,7 +307,7 @@ TEST_F(SessionTest, RunAfterCloseRaisesRuntimeError) {
     session.Run(c);
     FAIL() << "expected RuntimeError";
   } catch (const RuntimeError& e) {
-    EXPECT_STREQ(e.what(), "Attempted to use a closed Session.");
+    EXPECT_STREQ(e.what(), "Attempted to use a closed Session. Make a new session to run again.");
   }
 }
 

@@ -291,6 +291,119 @@ TEST_F(SessionManagerTest, RestoresTheLatestFromADirectoryAndSkipsInit) {
   EXPECT_THAT(restorer.last_checkpoints(), ElementsAre(first, second));
 }
 
+// ---- Damaged checkpoints (beyond TensorFlow) -------------------------------------------------
+
+// Flips one byte of a checkpoint's data section, as a failing disk would: the file is whole
+// and the right size, but its last tensor fails its checksum.
+void DamageData(const std::string& path) {
+  FileSystem& fs = *DefaultFileSystem();
+  std::string bytes = fs.ReadFile(path);
+  bytes.back() ^= 0x40;
+  fs.WriteFileAtomically(path, bytes);
+}
+
+// Cuts a checkpoint short, as an interrupted copy would.
+void Truncate(const std::string& path) {
+  FileSystem& fs = *DefaultFileSystem();
+  const std::string bytes = fs.ReadFile(path);
+  fs.WriteFileAtomically(path, bytes.substr(0, bytes.size() / 2));
+}
+
+// The latest checkpoint fails its checksums: the newest earlier one that passes is restored,
+// a warning names both, and the damaged file is left where it was.
+TEST_F(SessionManagerTest, ADamagedLatestCheckpointFallsBackToTheNewestSoundOne) {
+  Saver saver;
+  const std::string dir = NewDir();
+  const std::string first = SaveW(saver, dir, 7.0f, 1);
+  const std::string second = SaveW(saver, dir, 8.0f, 2);
+  const std::string third = SaveW(saver, dir, 9.0f, 3);
+  DamageData(third);
+  Saver restorer;
+  SessionManager manager(Options());
+  ScopedLogCapture capture;
+  auto session = manager.PrepareSession("", init_op_, &restorer, dir);
+  EXPECT_EQ(ValueOf(*session, w_), 8.0f);
+  EXPECT_TRUE(capture.Contains("The latest checkpoint " + third +
+                               " failed its checksums; restored the newest earlier checkpoint "
+                               "that passes, " +
+                               second));
+  EXPECT_TRUE(capture.Contains("fails its checksum"));  // The reader's own diagnosis, kept.
+  // Rotation continues from the checkpoint restored; the damaged one is not tracked.
+  EXPECT_THAT(restorer.last_checkpoints(), ElementsAre(first, second));
+  EXPECT_TRUE(DefaultFileSystem()->Exists(third));
+}
+
+// Several damaged checkpoints in a row, one cut short: the search goes on to the oldest.
+TEST_F(SessionManagerTest, FallbackSkipsEveryDamagedCheckpoint) {
+  Saver saver;
+  const std::string dir = NewDir();
+  const std::string first = SaveW(saver, dir, 7.0f, 1);
+  const std::string second = SaveW(saver, dir, 8.0f, 2);
+  const std::string third = SaveW(saver, dir, 9.0f, 3);
+  Truncate(third);
+  DamageData(second);
+  Saver restorer;
+  SessionManager manager(Options());
+  ScopedLogCapture capture;
+  auto [session, restored] = manager.RecoverSession("", &restorer, dir);
+  EXPECT_TRUE(restored);
+  EXPECT_EQ(ValueOf(*session, w_), 7.0f);
+  EXPECT_TRUE(capture.Contains("restored the newest earlier checkpoint that passes, " + first));
+  EXPECT_TRUE(capture.Contains(second + " (Checkpoint file " + second + " is corrupt"));
+  EXPECT_THAT(restorer.last_checkpoints(), ElementsAre(first));
+}
+
+// When every listed checkpoint is damaged, nothing is restored and nothing is initialised
+// over them: DataLossError names each file and says what to do.
+TEST_F(SessionManagerTest, EveryCheckpointDamagedIsADataLossErrorNamingEach) {
+  Saver saver;
+  const std::string dir = NewDir();
+  const std::string first = SaveW(saver, dir, 7.0f, 1);
+  const std::string second = SaveW(saver, dir, 8.0f, 2);
+  DamageData(first);
+  DamageData(second);
+  Saver restorer;
+  SessionManager manager(Options());
+  try {
+    manager.PrepareSession("", init_op_, &restorer, dir);
+    FAIL() << "expected DataLossError";
+  } catch (const DataLossError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("Every checkpoint listed in the state file of " + dir));
+    EXPECT_THAT(e.what(), HasSubstr(first));
+    EXPECT_THAT(e.what(), HasSubstr(second));
+    EXPECT_THAT(e.what(), HasSubstr("Restore from a backup copy"));
+  }
+}
+
+// A checkpoint named explicitly is the caller's choice: no other is tried in its place.
+TEST_F(SessionManagerTest, ADamagedExplicitCheckpointIsNotReplaced) {
+  Saver saver;
+  const std::string dir = NewDir();
+  SaveW(saver, dir, 7.0f, 1);
+  const std::string second = SaveW(saver, dir, 8.0f, 2);
+  DamageData(second);
+  SessionManager manager(Options());
+  EXPECT_THROW(manager.PrepareSession("", init_op_, &saver, "", second), DataLossError);
+}
+
+// A checkpoint from another model is not damage: the error is raised, not papered over
+// with an older checkpoint of the same wrong model.
+TEST_F(SessionManagerTest, AMismatchedModelIsNotTreatedAsDamage) {
+  const std::string dir = NewDir();
+  {
+    Graph other;
+    DefaultGraphScope scope(other);
+    Variable x(Tensor::Scalar(1.0f), "x");
+    Saver other_saver;
+    Session session(&other);
+    session.Run(GlobalVariablesInitializer());
+    other_saver.Save(session, JoinPath(dir, "model.ckpt"), 1);
+  }
+  Saver restorer;
+  SessionManager manager(Options());
+  EXPECT_THROW(manager.PrepareSession("", init_op_, &restorer, dir), NotFoundError);
+}
+
 // An empty directory means "start from scratch": the init path.
 TEST_F(SessionManagerTest, AnEmptyDirectoryFallsBackToInit) {
   Saver saver;
@@ -420,7 +533,8 @@ TEST_F(SessionManagerTest, WorkerTimesOutWithDeadlineExceeded) {
     manager.WaitForSession("", 100);
     FAIL() << "WaitForSession returned an uninitialised model";
   } catch (const DeadlineExceededError& e) {
-    EXPECT_EQ(e.message(), "Session was not ready after waiting 100 secs.");
+    EXPECT_THAT(e.message(),
+                ::testing::StartsWith("Session was not ready after waiting 100 secs. "));
   }
   // Attempts at 0, 30, 60 and 90 secs; at 90 only 10 secs remain, less than one wait.
   EXPECT_EQ(clock_.NowMicros(), 90 * kSec);

@@ -377,6 +377,33 @@ TEST(EventFileReaderTest, RecordThatIsNotAnEventIsDataLoss) {
   }
 }
 
+// Regression (found by event_file_reader_fuzzer, tests/fuzz/regressions/): after a record
+// that is not an Event the reader stays at that record, as its contract says, instead of
+// moving past it; asking again reports the same record again.
+TEST(EventFileReaderTest, ARecordThatIsNotAnEventDoesNotMoveTheOffset) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string path = JoinPath(tmp != nullptr ? tmp : "/tmp", "bad_stays.tfevents");
+  tensorflow::Event first;
+  first.set_file_version("brain.Event:2");
+  // A string field (SessionLog.checkpoint_path) holding bytes that are not UTF-8: the
+  // record's CRCs match, protobuf refuses the payload.
+  tensorflow::Event bad;
+  bad.mutable_session_log()->set_checkpoint_path("ok");
+  std::string bad_bytes = bad.SerializeAsString();
+  bad_bytes.replace(bad_bytes.size() - 2, 2, "\xff\xfe");
+  DefaultFileSystem()->WriteFileAtomically(
+      path,
+      RecordWriter::FrameRecord(first.SerializeAsString()) + RecordWriter::FrameRecord(bad_bytes));
+  EventFileReader reader(path);
+  tensorflow::Event event;
+  ASSERT_TRUE(reader.Next(&event));
+  const uint64_t after_first = reader.offset();
+  EXPECT_THROW(reader.Next(&event), DataLossError);
+  EXPECT_EQ(reader.offset(), after_first);
+  EXPECT_THROW(reader.Next(&event), DataLossError);  // The same record, not a clean end.
+  EXPECT_EQ(reader.offset(), after_first);
+}
+
 // A real file cut in the middle of its last record reads up to that record, then reports a
 // truncation (the writer may be still at work), not data loss.
 TEST(EventFileReaderTest, CutShortRealFileIsTruncation) {

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Builds mts's libFuzzer targets with clang and runs each for a bounded time.
+#
+#   tools/fuzz.sh [SECONDS] [TARGET...]
+#
+# SECONDS per target (default 60); TARGETs default to all of them (tests/fuzz/*_fuzzer.cc).
+# Each target starts from its checked-in seed corpus, tests/fuzz/corpus/<target>/, and
+# writes what it discovers into a scratch corpus under the build directory, never into the
+# repository. A crash leaves its input in tests/fuzz/crashes/ (to become a regression test)
+# and makes this script exit non-zero. Prints one line per target: executions, corpus size,
+# and crashes.
+#
+# Why a script and not Bazel: Bazel here builds with g++, and libFuzzer needs clang's
+# coverage instrumentation. Switching Bazel's toolchain to clang for three binaries would
+# re-configure and rebuild everything else, so the few sources a target needs are compiled
+# directly, with -fsanitize=fuzzer,address,undefined. MTS_FUZZ_OUT picks the build
+# directory (default /tmp/mts-fuzz).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+seconds="${1:-60}"
+shift || true
+out="${MTS_FUZZ_OUT:-/tmp/mts-fuzz}"
+mkdir -p "${out}/obj" "${out}/gen" tests/fuzz/crashes
+
+CXX="${CXX_FUZZ:-clang++-14}"
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
+CXXFLAGS=(-std=c++17 -g -O1 -fno-omit-frame-pointer ${SAN} -I. -I"${out}/gen"
+          -isystem /usr/include/eigen3 -Wall -Werror -Wno-unused-parameter)
+
+# The library sources each target needs (the deps of its cc_library, flattened).
+BASE=(src/01_session/errors.cc src/platform/clock.cc src/platform/logging.cc
+      src/platform/file_system.cc src/platform/crc32c.cc)
+declare -A SOURCES=(
+  [checkpoint_reader_fuzzer]="${BASE[*]} src/01_session/tensor.cc src/01_session/tensor_shape.cc
+      src/01_session/types.cc src/02_chief_worker/checkpoint_file.cc"
+  [checkpoint_state_fuzzer]="${BASE[*]} src/02_chief_worker/checkpoint_state.cc
+      src/02_chief_worker/checkpoint_state_text.cc"
+  [event_file_reader_fuzzer]="${BASE[*]} src/03_hooked/record_reader.cc
+      src/03_hooked/event_file_reader.cc ${out}/gen/src/01_session/summary.pb.cc
+      ${out}/gen/src/03_hooked/event.pb.cc"
+)
+declare -A LIBS=([event_file_reader_fuzzer]=-lprotobuf)
+
+if [ $# -eq 0 ]; then
+  set -- $(cd tests/fuzz && ls -- *_fuzzer.cc | sed 's/\.cc$//')
+fi
+
+# The protobuf classes the event reader parses into, with Debian's protoc.
+/usr/bin/protoc --proto_path=. --cpp_out="${out}/gen" src/01_session/summary.proto \
+  src/03_hooked/event.proto
+
+# Compiles one source to an object under ${out}/obj unless it is newer already. Library code
+# gets coverage instrumentation without libFuzzer's main (fuzzer-no-link).
+compile() {
+  local src="$1" obj="${out}/obj/${1//\//_}.o"
+  if [ ! -f "${obj}" ] || [ "${src}" -nt "${obj}" ] || [ -n "$(find src tests/fuzz -newer "${obj}" -name '*.h' | head -1)" ]; then
+    "${CXX}" "${CXXFLAGS[@]}" -fsanitize=fuzzer-no-link -c "${src}" -o "${obj}"
+  fi
+  echo "${obj}"
+}
+
+status=0
+for target in "$@"; do
+  [ -n "${SOURCES[${target}]:-}" ] || { echo "fuzz.sh: unknown target ${target}"; exit 2; }
+  objs=()
+  for src in ${SOURCES[${target}]} "tests/fuzz/${target}.cc"; do objs+=("$(compile "${src}")"); done
+  "${CXX}" "${CXXFLAGS[@]}" -fsanitize=fuzzer "${objs[@]}" ${LIBS[${target}]:-} -o "${out}/${target}"
+
+  scratch="${out}/corpus/${target}"
+  mkdir -p "${scratch}"
+  log="${out}/${target}.log"
+  # -rss_limit_mb: a reader must never allocate beyond its input's size; 1 GiB is far beyond.
+  if "${out}/${target}" -max_total_time="${seconds}" -rss_limit_mb=1024 -timeout=10 \
+      -print_final_stats=1 -artifact_prefix="tests/fuzz/crashes/${target}-" \
+      "${scratch}" "tests/fuzz/corpus/${target}" >"${log}" 2>&1; then
+    result="no crash"
+  else
+    result="CRASH (see ${log} and tests/fuzz/crashes/)"
+    status=1
+  fi
+  execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "${log}")"
+  corpus="$(ls "${scratch}" "tests/fuzz/corpus/${target}" | grep -cv '^$\|:$' || true)"
+  echo "fuzz ${target}: ${seconds} s, ${execs:-?} executions, ${corpus} corpus files, ${result}"
+done
+exit "${status}"
