@@ -81,6 +81,7 @@ Comparison CompareInterleaved(benchmark::State& state, A&& a, B&& b, int batch,
     a();
     b();
   }
+  // [mts:bench-interleave]
   std::vector<double> a_ns, b_ns;
   bool a_first = true;
   for (auto _ : state) {
@@ -94,6 +95,7 @@ Comparison CompareInterleaved(benchmark::State& state, A&& a, B&& b, int batch,
     a_first = !a_first;
   }
   Comparison c{Median(a_ns), Median(b_ns)};
+  // [mts:bench-interleave-end]
   state.counters["a_ns"] = c.a_ns;
   state.counters["b_ns"] = c.b_ns;
   state.counters["ratio"] = c.a_ns / c.b_ns;

@@ -31,9 +31,13 @@ MlpBatch MakeMlpBatch(const MlpShape& shape, int64_t batch, uint64_t seed) {
   return b;
 }
 
-MlpGraph::MlpGraph(const MlpShape& shape) {
-  x = Placeholder(DataType::kFloat, {TensorShape::kUnknownDim, shape.sizes.front()}, "x");
-  labels = Placeholder(DataType::kInt64, {TensorShape::kUnknownDim}, "labels");
+MlpGraph::MlpGraph(const MlpShape& shape)
+    : MlpGraph(shape,
+               Placeholder(DataType::kFloat, {TensorShape::kUnknownDim, shape.sizes.front()}, "x"),
+               Placeholder(DataType::kInt64, {TensorShape::kUnknownDim}, "labels")) {}
+
+MlpGraph::MlpGraph(const MlpShape& shape, Output x_in, Output labels_in)
+    : x(x_in), labels(labels_in) {
   Output h = x;
   for (size_t l = 0; l + 1 < shape.sizes.size(); ++l) {
     const int64_t fan_in = shape.sizes[l], fan_out = shape.sizes[l + 1];
@@ -43,8 +47,7 @@ MlpGraph::MlpGraph(const MlpShape& shape) {
     h = Add(MatMul(h, w), b);
     if (l + 2 < shape.sizes.size()) h = shape.relu ? Relu(h) : Tanh(h);
   }
-  loss = ReduceMean(SparseSoftmaxCrossEntropyWithLogits(labels, h), std::nullopt, false,
-                    "loss");
+  loss = ReduceMean(SparseSoftmaxCrossEntropyWithLogits(labels, h), std::nullopt, false, "loss");
   AdamOptimizer adam(kLearningRate);
   train_op = adam.Minimize(loss, GetOrCreateGlobalStep());
 }

@@ -12,10 +12,9 @@
 #ifndef MTS_TESTS_BENCHMARKS_MLP_H_
 #define MTS_TESTS_BENCHMARKS_MLP_H_
 
+#include <Eigen/Core>
 #include <cstdint>
 #include <vector>
-
-#include <Eigen/Core>
 
 #include "src/01_session/graph.h"
 #include "src/01_session/session_interface.h"
@@ -39,9 +38,12 @@ MlpBatch MakeMlpBatch(const MlpShape& shape, int64_t batch, uint64_t seed);
 
 /// The model as a graph, built in the default graph.
 struct MlpGraph {
+  /// Fed through placeholders.
   explicit MlpGraph(const MlpShape& shape);
-  Output x;                       ///< Placeholder [?, in].
-  Output labels;                  ///< Placeholder [?] int64.
+  /// Reading `x` and `labels` (a queue's dequeue, say).
+  MlpGraph(const MlpShape& shape, Output x, Output labels);
+  Output x;                       ///< The inputs [?, in]: a placeholder unless given.
+  Output labels;                  ///< The labels [?] int64: a placeholder unless given.
   Output loss;                    ///< Mean cross-entropy.
   Operation* train_op = nullptr;  ///< One Adam step; increments the global step.
 };

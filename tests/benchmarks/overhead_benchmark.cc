@@ -119,8 +119,8 @@ BENCHMARK(BM_LayerCoordinated)->Unit(benchmark::kMicrosecond);
 void BM_LayerRecoverable(benchmark::State& state) {
   TrivialStep m;
   std::unique_ptr<SessionInterface> coordinated = Coordinated(Hooked(m.NewSession()));
-  RecoverableSession recoverable(std::make_shared<FunctionCreator>(
-      [&m] { return Coordinated(Hooked(m.NewSession())); }));
+  RecoverableSession recoverable(
+      std::make_shared<FunctionCreator>([&m] { return Coordinated(Hooked(m.NewSession())); }));
   Comparison c = CompareInterleaved(
       state, [&] { m.Step(recoverable); }, [&] { m.Step(*coordinated); }, kBatch);
   SetResult(state, (c.a_ns - c.b_ns) / 1000, /*limit=*/0.1, Unit::kMicros);

@@ -24,8 +24,8 @@ std::unique_ptr<SessionInterface> MakeTrainingStack(const std::string& checkpoin
   auto scaffold = std::make_shared<Scaffold>();
   std::vector<std::shared_ptr<SessionRunHook>> hooks = {
       std::make_shared<StepCounterHook>(/*every_n_steps=*/100, std::nullopt, checkpoint_dir),
-      std::make_shared<SummarySaverHook>(/*save_steps=*/100, std::nullopt, checkpoint_dir,
-                                         nullptr, scaffold),
+      std::make_shared<SummarySaverHook>(/*save_steps=*/100, std::nullopt, checkpoint_dir, nullptr,
+                                         scaffold),
       std::make_shared<CheckpointSaverHook>(checkpoint_dir, /*save_secs=*/600, std::nullopt,
                                             nullptr, "model.ckpt", scaffold),
   };
@@ -38,8 +38,8 @@ std::unique_ptr<SessionInterface> MakeTrainingStack(const std::string& checkpoin
 
 std::string MakeTempDir(const std::string& name) {
   const char* tmp = std::getenv("TEST_TMPDIR");
-  const std::string dir = JoinPath(tmp != nullptr ? tmp : "/tmp",
-                                   "mts_bench_" + name + "_" + std::to_string(getpid()));
+  const std::string dir =
+      JoinPath(tmp != nullptr ? tmp : "/tmp", "mts_bench_" + name + "_" + std::to_string(getpid()));
   std::filesystem::remove_all(dir);
   DefaultFileSystem()->CreateDirectories(dir);
   return dir;
