@@ -23,7 +23,8 @@ ROWS = [
     ("BM_SaveLarge", "5", "Saver::Save of 64 MiB / write+fsync of the same bytes"),
     ("BM_RestoreLarge", "5", "Saver::Restore of 64 MiB / read of the same bytes"),
     ("BM_SaveSmall", "5", "Saver::Save of the spirals model (21 tensors) / write+fsync"),
-    ("BM_QueueFedStep", "6", "784-256-10 step fed by a queue (2 runners) / fed directly"),
+    ("BM_QueueFedStep/2", "6", "784-256-10 step fed by a queue (2 runners) / fed directly"),
+    ("BM_QueueFedStep/1", "6", "the same with 1 runner thread"),
     ("BM_QueuePair", "6", "Enqueue+Dequeue on FIFOQueueResource / mutex+deque queue"),
 ]
 UNITS = {0: "x", 1: "us", 2: "", 3: "s"}
@@ -79,7 +80,8 @@ def main():
                 f"`{name}`: {b['a_ns'] / 1000:.1f} us through the stack, {b['b_ns'] / 1000:.1f} us "
                 f"by hand; {int(b['ops'])} ops per step, {b['added_per_op_us']:.3f} us added per op."
             )
-    for name in ("BM_SaveLarge", "BM_RestoreLarge", "BM_SaveSmall", "BM_QueueFedStep"):
+    for name in ("BM_SaveLarge", "BM_RestoreLarge", "BM_SaveSmall", "BM_QueueFedStep/2",
+                 "BM_QueueFedStep/1"):
         b = results.get(name)
         if b:
             extras.append(
