@@ -63,14 +63,19 @@ __attribute__((target("sse4.2"))) uint32_t Crc32cExtendSse42(uint32_t crc, const
   return ~reg32;
 }
 
-const bool kHaveSse42 = __builtin_cpu_supports("sse4.2");
+// Asked once, on first use (possibly from another file's static initializer, hence the
+// explicit __builtin_cpu_init).
+bool HaveSse42() {
+  static const bool have = (__builtin_cpu_init(), __builtin_cpu_supports("sse4.2"));
+  return have;
+}
 
 }  // namespace
 #endif
 
 uint32_t Crc32cExtend(uint32_t crc, const void* data, size_t n) {
 #if defined(__x86_64__)
-  if (kHaveSse42) return Crc32cExtendSse42(crc, data, n);
+  if (HaveSse42()) return Crc32cExtendSse42(crc, data, n);
 #endif
   return Crc32cExtendPortable(crc, data, n);
 }
