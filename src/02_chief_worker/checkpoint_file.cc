@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <string_view>
 #include <type_traits>
 
 #include "src/01_session/errors.h"
@@ -85,30 +86,34 @@ T Get(const char* p) {
 
 uint32_t StoredCrc(const char* data, size_t n) { return MaskCrc(Crc32c(data, n)); }
 
-// The data-section bytes of one tensor.
-std::string EncodeData(const Tensor& t) {
-  std::string out;
+// The data-section bytes of one tensor. Numbers are stored as they lie in memory (the file
+// is little-endian, as is every machine mts builds on), so for them this is a view of the
+// tensor's own buffer, not a copy: `scratch` holds the bytes only for bools and strings,
+// whose encoding differs from their memory.
+std::string_view EncodeData(const Tensor& t, std::string& scratch) {
   const int64_t n = t.num_elements();
   switch (t.dtype()) {
     case DataType::kString:
       for (const std::string& s : t.flat<std::string>()) {
-        Put<uint64_t>(&out, s.size());
-        out += s;
+        Put<uint64_t>(&scratch, s.size());
+        scratch += s;
       }
-      break;
+      return scratch;
     case DataType::kBool:
-      out.reserve(n);
-      for (bool b : t.flat<bool>()) out.push_back(b ? 1 : 0);
-      break;
-    default:
+      scratch.reserve(n);
+      for (bool b : t.flat<bool>()) scratch.push_back(b ? 1 : 0);
+      return scratch;
+    default: {
+      std::string_view view;
       DispatchDataType(t.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
-          out.assign(reinterpret_cast<const char*>(t.data<T>()), n * sizeof(T));
+          view = std::string_view(reinterpret_cast<const char*>(t.data<T>()), n * sizeof(T));
         }
       });
+      return view;
+    }
   }
-  return out;
 }
 
 // Multiplies the dimensions, or returns false if the product exceeds `limit`. A zero
@@ -142,7 +147,10 @@ std::string SerializeCheckpoint(const std::vector<NamedTensor>& tensors) {
             [](const NamedTensor* a, const NamedTensor* b) { return a->first < b->first; });
 
   std::string index;
-  std::string data;
+  uint64_t data_size = 0;
+  // Each tensor's bytes, copied once, straight into the file at the end.
+  std::vector<std::string> scratch(sorted.size());
+  std::vector<std::string_view> data(sorted.size());
   for (size_t i = 0; i < sorted.size(); ++i) {
     const std::string& name = sorted[i]->first;
     const Tensor& tensor = sorted[i]->second;
@@ -158,28 +166,29 @@ std::string SerializeCheckpoint(const std::vector<NamedTensor>& tensors) {
                                  std::to_string(tensor.shape().rank()) + ", more than " +
                                  std::to_string(kMaxRank));
     }
-    const std::string bytes = EncodeData(tensor);
+    const std::string_view bytes = EncodeData(tensor, scratch[i]);
     Put<uint32_t>(&index, static_cast<uint32_t>(name.size()));
     index += name;
     Put<uint8_t>(&index, DiskDtype(tensor.dtype()));
     Put<uint8_t>(&index, static_cast<uint8_t>(tensor.shape().rank()));
     for (int64_t d : tensor.shape().dims()) Put<int64_t>(&index, d);
-    Put<uint64_t>(&index, data.size());
+    Put<uint64_t>(&index, data_size);
     Put<uint64_t>(&index, bytes.size());
     Put<uint32_t>(&index, StoredCrc(bytes.data(), bytes.size()));
-    data += bytes;
+    data[i] = bytes;
+    data_size += bytes.size();
   }
 
   std::string file;
-  file.reserve(kHeaderSize + index.size() + kHeaderCrcSize + data.size());
+  file.reserve(kHeaderSize + index.size() + kHeaderCrcSize + data_size);
   file.append(kCheckpointMagic, sizeof(kCheckpointMagic));
   Put<uint32_t>(&file, kCheckpointFormatVersion);
   Put<uint32_t>(&file, static_cast<uint32_t>(sorted.size()));
   Put<uint64_t>(&file, index.size());
-  Put<uint64_t>(&file, kHeaderSize + index.size() + kHeaderCrcSize + data.size());
+  Put<uint64_t>(&file, kHeaderSize + index.size() + kHeaderCrcSize + data_size);
   file += index;
   Put<uint32_t>(&file, StoredCrc(file.data(), file.size()));
-  file += data;
+  for (std::string_view bytes : data) file += bytes;
   return file;
 }
 

@@ -125,5 +125,19 @@ TEST(Crc32cTest, ReproducesTheChecksumsInEventFilesWrittenByTensorFlow) {
   }
 }
 
+// The fast path (the CPU's crc32 instruction, where there is one) and the table agree on
+// every length and alignment, including the odd bytes after the last whole eight.
+TEST(Crc32cTest, FastPathAgreesWithTheTableOnEveryLengthAndAlignment) {
+  std::string bytes(300, '\0');
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 131 + 7);
+  for (size_t offset = 0; offset < 8; ++offset) {
+    for (size_t n = 0; n + offset <= bytes.size(); n += 7) {
+      EXPECT_EQ(Crc32cExtend(0x12345678u, bytes.data() + offset, n),
+                Crc32cExtendPortable(0x12345678u, bytes.data() + offset, n))
+          << "offset " << offset << ", length " << n;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace mts

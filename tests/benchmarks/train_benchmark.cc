@@ -1,0 +1,165 @@
+// train_benchmark: a real training step through the training stack against the same step
+// written by hand with Eigen (item 4 of the performance appendix), and how close the
+// hand-written matrix product comes to this core's peak.
+//
+//   BM_TrainStep/spirals/64   the spirals MLP (2-32-32-3, tanh), batch 64: at most 1.10x
+//   BM_TrainStep/spirals/1    the same at batch 1: at most 1.5x
+//   BM_TrainStep/mlp784/64    a 784-256-10 MLP (ReLU), batch 64: at most 1.10x
+//   BM_GemmFractionOfPeak     Eigen's GEMM (64x784 by 784x256) in GFLOP/s over the peak of
+//                             a loop of independent multiply-adds (reported)
+#include <immintrin.h>
+
+#include <memory>
+#include <string>
+
+#include "benchmark/benchmark.h"
+#include "src/01_session/variables.h"
+#include "tests/benchmarks/compare.h"
+#include "tests/benchmarks/mlp.h"
+#include "tests/benchmarks/training_stack.h"
+
+namespace mts {
+namespace bench {
+namespace {
+
+const MlpShape kSpirals{{2, 32, 32, 3}, /*relu=*/false};
+const MlpShape kMlp784{{784, 256, 10}, /*relu=*/true};
+
+// [mts:bench-train-step]
+void TrainStep(benchmark::State& state, const MlpShape& shape, double limit) {
+  const int64_t batch_size = state.range(0);
+  const MlpBatch batch = MakeMlpBatch(shape, batch_size, /*seed=*/7);
+  Graph graph;
+  DefaultGraphScope as_default(graph);
+  graph.set_seed(1);
+  MlpGraph model(shape);
+  const std::string dir = MakeTempDir("train");
+  std::unique_ptr<SessionInterface> stack = MakeTrainingStack(dir);
+  const FeedDict feeds = {{model.x, batch.x}, {model.labels, batch.labels}};
+  const std::vector<Output> no_fetches;
+  const std::vector<Operation*> targets = {model.train_op};
+  EigenMlp by_hand(shape, batch_size, /*seed=*/1);
+
+  // Enough steps per round that a round is about a millisecond either way.
+  const int steps = batch_size >= 64 ? (shape.sizes[0] > 100 ? 4 : 50) : 200;
+  Comparison c = CompareInterleaved(
+      state, [&] { stack->Run(no_fetches, feeds, targets); },
+      [&] { benchmark::DoNotOptimize(by_hand.Step(batch)); }, steps);
+  SetResult(state, c.a_ns / c.b_ns, limit, Unit::kRatio);
+  // How many ops one step runs, from a traced run: what the difference is spread over.
+  RunOptions traced;
+  traced.trace_level = RunOptions::TraceLevel::kFullTrace;
+  RunMetadata metadata;
+  stack->Run(no_fetches, feeds, targets, traced, &metadata);
+  state.counters["ops"] = metadata.step_stats.size();
+  state.counters["added_per_op_us"] = (c.a_ns - c.b_ns) / metadata.step_stats.size() / 1000;
+  stack->Close();
+  RemoveTempDir(dir);
+}
+// [mts:bench-train-step-end]
+
+void BM_TrainStepSpirals(benchmark::State& state) {
+  TrainStep(state, kSpirals, state.range(0) == 1 ? 1.5 : 1.10);
+}
+BENCHMARK(BM_TrainStepSpirals)->Arg(64)->Arg(1)->Unit(benchmark::kMicrosecond);
+
+void BM_TrainStepMlp784(benchmark::State& state) { TrainStep(state, kMlp784, 1.10); }
+BENCHMARK(BM_TrainStepMlp784)->Arg(64)->Unit(benchmark::kMicrosecond);
+
+// The peak: independent chains of vector multiply-adds, so no chain waits on its own
+// latency, each held in a register of its own (written out one by one: a loop over an
+// array makes the compiler keep the chains in memory). `Fma` uses the 256-bit fused
+// multiply-add the core has; `Sse` the 128-bit multiply and add of the baseline x86-64
+// instruction set this build compiles for (which is all Eigen may use here, since the build
+// passes no -march).
+__attribute__((target("avx2,fma"))) double PeakFmaGflops(int64_t iters) {
+  const __m256 m = _mm256_set1_ps(0.999999f), c = _mm256_set1_ps(1e-7f);
+  __m256 a0 = _mm256_set1_ps(1.0f), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0,
+         a8 = a0, a9 = a0;
+  const double start = NowNs(Clock::kProcessCpu);
+  for (int64_t i = 0; i < iters; ++i) {
+    a0 = _mm256_fmadd_ps(a0, m, c);
+    a1 = _mm256_fmadd_ps(a1, m, c);
+    a2 = _mm256_fmadd_ps(a2, m, c);
+    a3 = _mm256_fmadd_ps(a3, m, c);
+    a4 = _mm256_fmadd_ps(a4, m, c);
+    a5 = _mm256_fmadd_ps(a5, m, c);
+    a6 = _mm256_fmadd_ps(a6, m, c);
+    a7 = _mm256_fmadd_ps(a7, m, c);
+    a8 = _mm256_fmadd_ps(a8, m, c);
+    a9 = _mm256_fmadd_ps(a9, m, c);
+  }
+  const double ns = NowNs(Clock::kProcessCpu) - start;
+  __m256 sum = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)),
+                             _mm256_add_ps(_mm256_add_ps(a4, a5), _mm256_add_ps(a6, a7)));
+  sum = _mm256_add_ps(sum, _mm256_add_ps(a8, a9));
+  benchmark::DoNotOptimize(sum);
+  return 10.0 * 8 * 2 * iters / ns;
+}
+
+double PeakSseGflops(int64_t iters) {
+  // Multiplies and adds go to different units: six chains of each keep both busy.
+  const __m128 m = _mm_set1_ps(0.999999f), c = _mm_set1_ps(1e-7f);
+  __m128 p0 = _mm_set1_ps(1.0f), p1 = p0, p2 = p0, p3 = p0, p4 = p0, p5 = p0;
+  __m128 s0 = p0, s1 = p0, s2 = p0, s3 = p0, s4 = p0, s5 = p0;
+  const double start = NowNs(Clock::kProcessCpu);
+  for (int64_t i = 0; i < iters; ++i) {
+    p0 = _mm_mul_ps(p0, m);
+    s0 = _mm_add_ps(s0, c);
+    p1 = _mm_mul_ps(p1, m);
+    s1 = _mm_add_ps(s1, c);
+    p2 = _mm_mul_ps(p2, m);
+    s2 = _mm_add_ps(s2, c);
+    p3 = _mm_mul_ps(p3, m);
+    s3 = _mm_add_ps(s3, c);
+    p4 = _mm_mul_ps(p4, m);
+    s4 = _mm_add_ps(s4, c);
+    p5 = _mm_mul_ps(p5, m);
+    s5 = _mm_add_ps(s5, c);
+  }
+  const double ns = NowNs(Clock::kProcessCpu) - start;
+  __m128 sum = _mm_add_ps(_mm_add_ps(_mm_add_ps(p0, p1), _mm_add_ps(p2, p3)),
+                          _mm_add_ps(_mm_add_ps(p4, p5), _mm_add_ps(s0, s1)));
+  sum = _mm_add_ps(sum, _mm_add_ps(_mm_add_ps(s2, s3), _mm_add_ps(s4, s5)));
+  benchmark::DoNotOptimize(sum);
+  return 12.0 * 4 * iters / ns;
+}
+
+// [mts:bench-gemm-peak]
+void BM_GemmFractionOfPeak(benchmark::State& state) {
+  using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const Matrix a = Matrix::Random(64, 784), b = Matrix::Random(784, 256);
+  Matrix c(64, 256);
+  std::vector<double> gemm, fma, sse;
+  for (auto _ : state) {
+    const int reps = 20;
+    const double start = NowNs(Clock::kProcessCpu);
+    for (int r = 0; r < reps; ++r) {
+      c.noalias() = a * b;
+      benchmark::DoNotOptimize(c.data());
+    }
+    gemm.push_back(2.0 * 64 * 784 * 256 * reps / (NowNs(Clock::kProcessCpu) - start));
+    fma.push_back(PeakFmaGflops(200000));
+    sse.push_back(PeakSseGflops(200000));
+  }
+  const double g = Median(gemm), f = Median(fma), s = Median(sse);
+  state.counters["gemm_gflops"] = g;
+  state.counters["peak_fma_gflops"] = f;
+  state.counters["peak_sse_gflops"] = s;
+  state.counters["fraction_of_sse_peak"] = g / s;
+  SetResult(state, g / f, /*limit=*/0, Unit::kFraction);
+}
+BENCHMARK(BM_GemmFractionOfPeak)->Unit(benchmark::kMillisecond);
+// [mts:bench-gemm-peak-end]
+
+}  // namespace
+}  // namespace bench
+}  // namespace mts
+
+int main(int argc, char** argv) {
+  setenv("MTS_MIN_LOG_LEVEL", "2", /*overwrite=*/1);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  return 0;
+}
