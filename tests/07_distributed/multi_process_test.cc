@@ -1,5 +1,5 @@
 // Multi-process tests of stage 07: a real ps, a chief and two workers on 127.0.0.1, each a
-// process of examples:distributed_spirals_task, driven through TaskCluster. Every wait is
+// process of examples:distributed_spirals, driven through TaskCluster. Every wait is
 // bounded; TaskCluster kills whatever is left when a test ends.
 #include <cstdio>
 #include <string>

@@ -45,7 +45,7 @@ std::string Env(const char* name, const char* fallback) {
 
 TaskCluster::TaskCluster(int num_workers, std::vector<std::string> extra_flags)
     : extra_flags_(std::move(extra_flags)), workers_(num_workers, -1) {
-  binary_ = Env("TEST_SRCDIR", ".") + "/mts/examples/distributed_spirals_task";
+  binary_ = Env("TEST_SRCDIR", ".") + "/mts/examples/distributed_spirals";
   static int instance = 0;
   dir_ = Env("TEST_TMPDIR", "/tmp") + "/cluster" + std::to_string(getpid()) + "_" +
          std::to_string(instance++);

@@ -2,7 +2,7 @@
 // makes sure none outlives it.
 //
 //   tests/07_distributed  <-- the multi-process tests drive real ps, chief and worker
-//                             processes (examples:distributed_spirals_task) through this
+//                             processes (examples:distributed_spirals) through this
 //
 // Ports are chosen free by binding port 0; every process writes its output to a log file in
 // the test's temporary directory, which the test reads to follow the run. Every wait has a

@@ -1,5 +1,10 @@
-// distributed_spirals_task: one process of a distributed training job: a parameter server,
-// the chief, or a worker, training the spirals MLP with between-graph replication.
+// distributed_spirals: a distributed training job on 127.0.0.1 from one command. Run without
+// --job_name it is the launcher (distributed_launcher.h), which starts this same program as
+// a parameter server, the chief and two workers; with --job_name it is one of those tasks,
+// training the spirals MLP with between-graph replication:
+//
+//   bazel run //examples:distributed_spirals                      # ps + chief + 2 workers
+//   bazel run //examples:distributed_spirals -- --restart_ps      # kill the ps mid-run
 //
 //   RecoverableSession      every worker, the chief included, survives a ps restart
 //     CoordinatedSession
@@ -35,6 +40,7 @@
 #include <thread>
 #include <vector>
 
+#include "examples/distributed_launcher.h"
 #include "src/01_session/adam_optimizer.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/errors.h"
@@ -66,11 +72,16 @@ std::map<std::string, std::string> ParseFlags(int argc, char** argv) {
   std::map<std::string, std::string> flags;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg.rfind("--", 0) != 0 || arg.find('=') == std::string::npos) {
-      std::fprintf(stderr, "unexpected argument %s (flags are --name=value)\n", argv[i]);
+    if (arg.rfind("--", 0) != 0) {
+      std::fprintf(stderr, "unexpected argument %s (flags are --name=value or --name)\n", argv[i]);
       std::exit(2);
     }
-    flags[arg.substr(2, arg.find('=') - 2)] = arg.substr(arg.find('=') + 1);
+    const size_t eq = arg.find('=');
+    if (eq == std::string::npos) {
+      flags[arg.substr(2)] = "true";  // A switch: --restart_ps.
+    } else {
+      flags[arg.substr(2, eq - 2)] = arg.substr(eq + 1);
+    }
   }
   return flags;
 }
@@ -173,8 +184,7 @@ int RunWorker(const ClusterSpec& cluster, int task_index,
     if (!checkpoint_dir.empty()) {
       hooks.push_back(std::make_shared<CheckpointSaverHook>(
           checkpoint_dir, std::nullopt, save_steps, nullptr, "model.ckpt", scaffold,
-          std::vector<std::shared_ptr<CheckpointSaverListener>>{
-              std::make_shared<SaveReporter>()}));
+          std::vector<std::shared_ptr<CheckpointSaverListener>>{std::make_shared<SaveReporter>()}));
     }
   } else {
     // A worker waits until the chief has made the model ready, checking twice a second.
@@ -185,8 +195,7 @@ int RunWorker(const ClusterSpec& cluster, int task_index,
   RecoveryOptions recovery;
   recovery.initial_backoff_secs = 0.1;  // A ps that is down: try again soon, not in a spin.
   recovery.max_backoff_secs = 1;
-  RecoverableSession session(std::make_shared<CoordinatedSessionCreator>(creator, hooks),
-                             recovery);
+  RecoverableSession session(std::make_shared<CoordinatedSessionCreator>(creator, hooks), recovery);
   // [mts:distributed-stack-end]
 
   // [mts:distributed-loop]
@@ -199,8 +208,8 @@ int RunWorker(const ClusterSpec& cluster, int task_index,
     last_loss = out[0].scalar<float>();
     step = out[1].scalar<int64_t>();
     if (++local_steps % log_every == 0) {
-      Say("global step %lld  loss %.4f  (local step %lld)", static_cast<long long>(step),
-          last_loss, static_cast<long long>(local_steps));
+      Say("global step %lld  loss %.4f  (local step %lld)", static_cast<long long>(step), last_loss,
+          static_cast<long long>(local_steps));
     }
     if (step_delay_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(step_delay_ms));
   }
@@ -222,6 +231,7 @@ int main(int argc, char** argv) {
     const ClusterSpec cluster = flags.count("cluster_file")
                                     ? ClusterSpec::FromJsonFile(flags.at("cluster_file"))
                                     : ClusterSpec::FromFlag(Flag(flags, "cluster", ""));
+    if (job.empty()) return RunLauncher("/proc/self/exe", flags);  // Runs itself as tasks.
     if (job == "ps") {
       g_role = "ps:" + std::to_string(task_index);
       Server server(cluster, "ps", task_index);
