@@ -232,6 +232,7 @@ int main(int argc, char** argv) {
                                     ? ClusterSpec::FromJsonFile(flags.at("cluster_file"))
                                     : ClusterSpec::FromFlag(Flag(flags, "cluster", ""));
     if (job.empty()) return RunLauncher("/proc/self/exe", flags);  // Runs itself as tasks.
+    // [mts:ps-main]
     if (job == "ps") {
       g_role = "ps:" + std::to_string(task_index);
       Server server(cluster, "ps", task_index);
@@ -240,6 +241,7 @@ int main(int argc, char** argv) {
       server.Join();  // Until killed: a parameter server never finishes on its own.
       return 0;
     }
+    // [mts:ps-main-end]
     if (job == "worker") {
       g_role = "worker:" + std::to_string(task_index) + (task_index == 0 ? " chief" : "");
       return RunWorker(cluster, task_index, flags);

@@ -33,7 +33,9 @@ class ClusterSpec {
   static ClusterSpec FromFlag(const std::string& flag);
   /// Parses `{"job": ["host:port", ...], ...}`. \throws ValueError naming what is malformed.
   static ClusterSpec FromJson(const std::string& json);
-  /// Reads and parses a JSON file. \throws NotFoundError if it cannot be read; ValueError.
+  /// Reads and parses a JSON file.
+  /// \throws NotFoundError if it cannot be read.
+  /// \throws ValueError if it is malformed.
   static ClusterSpec FromJsonFile(const std::string& path);
 
   /// The job names, sorted.

@@ -39,10 +39,15 @@ class PsClient {
 
   /// The server's incarnation. \throws UnavailableError if it is down or does not answer.
   uint64_t GetIncarnation();
-  /// One ReadVariables round trip. \throws UnavailableError; AbortedError if the server
-  ///   restarted; another OpError as the server raised it.
+  /// One ReadVariables round trip.
+  /// \throws UnavailableError if the server is down or does not answer in time.
+  /// \throws AbortedError if the server restarted since the request's incarnation.
+  /// \throws OpError as the server raised it, for other failures.
   distributed::ReadVariablesResponse Read(const distributed::ReadVariablesRequest& request);
-  /// One ApplyUpdates round trip. \throws as Read.
+  /// One ApplyUpdates round trip.
+  /// \throws UnavailableError if the server is down or does not answer in time.
+  /// \throws AbortedError if the server restarted since the request's incarnation.
+  /// \throws OpError as an update raised it on the server.
   void Apply(const distributed::ApplyUpdatesRequest& request);
 
   /// The task this client talks to.

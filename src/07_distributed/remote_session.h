@@ -69,15 +69,16 @@ class RemoteSession : public Session {
 
   /// A session on `graph` (the default graph if null) using `cluster`'s ps tasks; asks each
   /// ps task the graph uses for its incarnation.
-  /// \throws UnavailableError if a ps task does not answer; ValueError if the graph places a
-  ///   variable on a task the cluster does not have.
+  /// \throws UnavailableError if a ps task does not answer.
+  /// \throws ValueError if the graph places a variable on a task the cluster does not have.
   RemoteSession(Graph* graph, SessionOptions options, ClusterSpec cluster,
                 RemoteSessionOptions remote_options = {});
 
   /// Reads the placed variables the step needs (one RPC per ps task), runs the step locally,
   /// sends its updates (one RPC per ps task). See Session::Run for the rest of the contract.
-  /// \throws UnavailableError if a ps task is down or misses the deadline; AbortedError if
-  ///   one restarted since the session was made; the OpError an update raised on the server.
+  /// \throws UnavailableError if a ps task is down or misses the deadline.
+  /// \throws AbortedError if a ps task restarted since the session was made.
+  /// \throws OpError as the step, or an update on the server, raised it.
   std::vector<Tensor> Run(const std::vector<Output>& fetches, const FeedDict& feeds = {},
                           const std::vector<Operation*>& targets = {},
                           const RunOptions& options = {},

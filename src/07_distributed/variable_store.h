@@ -52,14 +52,15 @@ class VariableStore {
   uint64_t incarnation() const { return incarnation_; }
 
   /// The values of the requested variables, creating unset ones on first request.
-  /// \throws AbortedError if the request was made against another incarnation;
-  ///   InvalidArgumentError if a variable was declared before with another dtype or shape.
+  /// \throws AbortedError if the request was made against another incarnation.
+  /// \throws InvalidArgumentError if a variable was declared before with another dtype or
+  ///   shape.
   distributed::ReadVariablesResponse Read(const distributed::ReadVariablesRequest& request);
 
   /// Runs each update, in order, as one atomic batch.
-  /// \throws AbortedError if the request was made against another incarnation; the update
-  ///   op's OpError (e.g. FailedPreconditionError for an unset variable), naming the worker's
-  ///   op. Updates before the failing one stay applied.
+  /// \throws AbortedError if the request was made against another incarnation.
+  /// \throws OpError as the update op raised it (e.g. FailedPreconditionError for an unset
+  ///   variable), naming the worker's op. Updates before the failing one stay applied.
   void Apply(const distributed::ApplyUpdatesRequest& request);
 
   /// How many variables the store holds (set or not).
