@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "src/01_session/errors.h"
+#include "src/01_session/session_factory.h"
 #include "src/02_chief_worker/checkpoint_state.h"
 #include "src/02_chief_worker/scaffold.h"
 #include "src/platform/file_system.h"
@@ -60,7 +61,9 @@ SessionManager::SessionManager(SessionManagerOptions options)
 }
 
 std::unique_ptr<Session> SessionManager::NewSession(const std::string& master) const {
-  return std::make_unique<Session>(graph_, SessionOptions{master});
+  // The target picks the kind of session: in process for "", over gRPC for "grpc://..."
+  // once stage 07 is linked in (session_factory.h).
+  return mts::NewSession(graph_, SessionOptions{master});
 }
 
 void SessionManager::Sleep(double secs) const {

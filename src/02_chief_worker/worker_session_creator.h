@@ -43,10 +43,12 @@ namespace mts {
 class WorkerSessionCreator : public SessionCreator {
  public:
   /// A creator using `scaffold` (a new default Scaffold if null) on `master`, waiting at
-  /// most `max_wait_secs` per session; `clock` (null: RealClock()) times the waits.
+  /// most `max_wait_secs` per session and checking again every `recovery_wait_secs`
+  /// (TensorFlow's SessionManager default, 30, unless given); `clock` (null: RealClock())
+  /// times the waits.
   explicit WorkerSessionCreator(std::shared_ptr<Scaffold> scaffold = nullptr,
                                 std::string master = "", double max_wait_secs = 1800,
-                                Clock* clock = nullptr);
+                                Clock* clock = nullptr, double recovery_wait_secs = 30);
 
   /// Finalizes the scaffold, then SessionManager::WaitForSession.
   /// \throws DeadlineExceededError `Session was not ready after waiting N secs.` when the
@@ -64,6 +66,7 @@ class WorkerSessionCreator : public SessionCreator {
   std::string master_;
   double max_wait_secs_;
   Clock* clock_;
+  double recovery_wait_secs_;
   std::unique_ptr<SessionManager> session_manager_;  // Made on first use.
 };
 

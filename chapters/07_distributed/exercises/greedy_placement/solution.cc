@@ -1,0 +1,36 @@
+// Reference solution of the greedy placement exercise.
+#include <set>
+#include <vector>
+
+#include "chapters/07_distributed/exercises/greedy_placement/greedy_placement.h"
+#include "src/01_session/errors.h"
+#include "src/01_session/variables.h"
+#include "src/07_distributed/replica_device_setter.h"
+
+namespace mts {
+
+std::map<std::string, int> PlaceGreedily(Graph& graph, int ps_tasks) {
+  if (ps_tasks < 1) throw ValueError("PlaceGreedily needs at least one ps task");
+  const std::map<std::string, int> placed = PsPlacement(graph);
+  std::vector<int64_t> load(static_cast<size_t>(ps_tasks), 0);
+  auto bytes = [](const Variable& v) {
+    return v.shape().num_elements() * static_cast<int64_t>(DataTypeSize(v.dtype()));
+  };
+  std::vector<Variable> variables = GlobalVariables(&graph);
+  for (const Variable& v : variables) {
+    auto it = placed.find(v.name());
+    if (it != placed.end() && it->second < ps_tasks) load[it->second] += bytes(v);
+  }
+  for (const Variable& v : variables) {
+    if (placed.count(v.name())) continue;
+    int best = 0;
+    for (int t = 1; t < ps_tasks; ++t) {
+      if (load[t] < load[best]) best = t;
+    }
+    load[best] += bytes(v);
+    graph.AddToCollection(kPsPlacementCollection, VariablePlacement{v.name(), best});
+  }
+  return PsPlacement(graph);
+}
+
+}  // namespace mts

@@ -1,0 +1,168 @@
+#include "src/07_distributed/cluster_spec.h"
+
+#include <cctype>
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+#include "src/01_session/errors.h"
+
+namespace mts {
+namespace {
+
+std::vector<std::string> Split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::string part;
+  std::istringstream in(text);
+  while (std::getline(in, part, separator)) parts.push_back(part);
+  return parts;
+}
+
+void CheckAddress(const std::string& job, const std::string& address) {
+  const size_t colon = address.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == address.size()) {
+    throw ValueError("Cluster job '" + job + "' has the address '" + address +
+                     "', which is not host:port.");
+  }
+}
+
+// A small JSON reader for exactly the cluster format: an object of arrays of strings.
+class JsonReader {
+ public:
+  explicit JsonReader(const std::string& text) : text_(text) {}
+
+  std::map<std::string, std::vector<std::string>> ReadCluster() {
+    std::map<std::string, std::vector<std::string>> jobs;
+    Expect('{');
+    if (!Accept('}')) {
+      do {
+        const std::string job = ReadString();
+        Expect(':');
+        std::vector<std::string>& tasks = jobs[job];
+        Expect('[');
+        if (!Accept(']')) {
+          do {
+            tasks.push_back(ReadString());
+          } while (Accept(','));
+          Expect(']');
+        }
+      } while (Accept(','));
+      Expect('}');
+    }
+    SkipSpace();
+    if (pos_ != text_.size()) Fail("trailing text");
+    return jobs;
+  }
+
+ private:
+  void SkipSpace() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+  }
+  bool Accept(char c) {
+    SkipSpace();
+    if (pos_ < text_.size() && text_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  void Expect(char c) {
+    if (!Accept(c)) Fail(std::string("expected '") + c + "'");
+  }
+  std::string ReadString() {
+    Expect('"');
+    std::string value;
+    while (pos_ < text_.size() && text_[pos_] != '"') {
+      if (text_[pos_] == '\\') Fail("escapes are not supported in a cluster spec");
+      value += text_[pos_++];
+    }
+    Expect('"');
+    return value;
+  }
+  [[noreturn]] void Fail(const std::string& what) {
+    throw ValueError("Cluster spec JSON: " + what + " at offset " + std::to_string(pos_) +
+                     "; the format is {\"ps\": [\"host:port\"], \"worker\": [...]}.");
+  }
+
+  const std::string& text_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+ClusterSpec::ClusterSpec(std::map<std::string, std::vector<std::string>> jobs)
+    : jobs_(std::move(jobs)) {
+  for (const auto& [job, tasks] : jobs_) {
+    if (job.empty()) throw ValueError("A cluster job needs a name.");
+    for (const std::string& address : tasks) CheckAddress(job, address);
+  }
+}
+
+ClusterSpec ClusterSpec::FromFlag(const std::string& flag) {
+  std::map<std::string, std::vector<std::string>> jobs;
+  for (const std::string& entry : Split(flag, ';')) {
+    if (entry.empty()) continue;
+    const size_t eq = entry.find('=');
+    if (eq == std::string::npos) {
+      throw ValueError("Cluster flag entry '" + entry +
+                       "' is not job=host:port,...; e.g. ps=127.0.0.1:2222;worker=...");
+    }
+    jobs[entry.substr(0, eq)] = Split(entry.substr(eq + 1), ',');
+  }
+  return ClusterSpec(std::move(jobs));
+}
+
+ClusterSpec ClusterSpec::FromJson(const std::string& json) {
+  return ClusterSpec(JsonReader(json).ReadCluster());
+}
+
+ClusterSpec ClusterSpec::FromJsonFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw NotFoundError("Cannot read the cluster spec file " + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return FromJson(text.str());
+}
+
+std::vector<std::string> ClusterSpec::jobs() const {
+  std::vector<std::string> names;
+  for (const auto& [job, tasks] : jobs_) names.push_back(job);
+  return names;
+}
+
+int ClusterSpec::num_tasks(const std::string& job) const {
+  auto it = jobs_.find(job);
+  return it == jobs_.end() ? 0 : static_cast<int>(it->second.size());
+}
+
+const std::string& ClusterSpec::task_address(const std::string& job, int task_index) const {
+  auto it = jobs_.find(job);
+  if (it == jobs_.end() || task_index < 0 || task_index >= static_cast<int>(it->second.size())) {
+    throw ValueError("The cluster has no task /job:" + job + "/task:" + std::to_string(task_index) +
+                     " (cluster: " + ToFlag() + ").");
+  }
+  return it->second[task_index];
+}
+
+std::string ClusterSpec::ToJson() const {
+  std::string json = "{";
+  for (const auto& [job, tasks] : jobs_) {
+    if (json.size() > 1) json += ", ";
+    json += "\"" + job + "\": [";
+    for (size_t i = 0; i < tasks.size(); ++i) json += (i ? ", \"" : "\"") + tasks[i] + "\"";
+    json += "]";
+  }
+  return json + "}";
+}
+
+std::string ClusterSpec::ToFlag() const {
+  std::string flag;
+  for (const auto& [job, tasks] : jobs_) {
+    if (!flag.empty()) flag += ";";
+    flag += job + "=";
+    for (size_t i = 0; i < tasks.size(); ++i) flag += (i ? "," : "") + tasks[i];
+  }
+  return flag;
+}
+
+}  // namespace mts

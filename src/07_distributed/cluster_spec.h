@@ -1,0 +1,62 @@
+// cluster_spec.h: which processes make up a training cluster, by job and task.
+//
+//   07_distributed   <-- the cluster a Server belongs to and a RemoteSession talks to
+//     Session        (a RemoteSession is a Session whose variables live on "ps" tasks)
+//
+// Between-graph replication names every process by a job ("ps" for parameter servers,
+// "worker" for the processes that run the training loop) and a task index within it; the
+// address of "/job:ps/task:0" is ClusterSpec["ps"][0]. Every process is given the same spec,
+// from a flag (`ps=127.0.0.1:2222;worker=127.0.0.1:2223,127.0.0.1:2224`) or a JSON file
+// (`{"ps": ["127.0.0.1:2222"], "worker": ["127.0.0.1:2223", "127.0.0.1:2224"]}`).
+//
+// Thread safety: immutable after construction.
+//
+// TensorFlow: tf.train.ClusterSpec (tensorflow/python/training/server_lib.py).
+#ifndef MTS_SRC_07_DISTRIBUTED_CLUSTER_SPEC_H_
+#define MTS_SRC_07_DISTRIBUTED_CLUSTER_SPEC_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mts {
+
+/// The addresses of every task of every job of a cluster (TensorFlow's tf.train.ClusterSpec).
+class ClusterSpec {
+ public:
+  /// An empty cluster.
+  ClusterSpec() = default;
+  /// A cluster from job name to its tasks' "host:port" addresses, task 0 first.
+  explicit ClusterSpec(std::map<std::string, std::vector<std::string>> jobs);
+
+  /// Parses `job=host:port,host:port;job=...`. \throws ValueError naming what is malformed.
+  static ClusterSpec FromFlag(const std::string& flag);
+  /// Parses `{"job": ["host:port", ...], ...}`. \throws ValueError naming what is malformed.
+  static ClusterSpec FromJson(const std::string& json);
+  /// Reads and parses a JSON file.
+  /// \throws NotFoundError if it cannot be read.
+  /// \throws ValueError if it is malformed.
+  static ClusterSpec FromJsonFile(const std::string& path);
+
+  /// The job names, sorted.
+  std::vector<std::string> jobs() const;
+  /// How many tasks `job` has (0 if it is not in the cluster).
+  int num_tasks(const std::string& job) const;
+  /// The address of task `task_index` of `job`.
+  /// \throws ValueError naming the job and index if there is no such task.
+  const std::string& task_address(const std::string& job, int task_index) const;
+  /// The spec as JSON, in the format FromJson reads.
+  std::string ToJson() const;
+  /// The spec in the format FromFlag reads.
+  std::string ToFlag() const;
+
+  /// Same jobs and addresses.
+  bool operator==(const ClusterSpec& other) const { return jobs_ == other.jobs_; }
+
+ private:
+  std::map<std::string, std::vector<std::string>> jobs_;
+};
+
+}  // namespace mts
+
+#endif  // MTS_SRC_07_DISTRIBUTED_CLUSTER_SPEC_H_

@@ -1,0 +1,77 @@
+#include "src/07_distributed/ps_client.h"
+
+#include <grpcpp/grpcpp.h>
+
+#include <chrono>
+#include <utility>
+
+#include "src/01_session/errors.h"
+
+namespace mts {
+
+PsClient::PsClient(std::string task, std::string address, double rpc_timeout_secs)
+    : task_(std::move(task)), address_(std::move(address)), rpc_timeout_secs_(rpc_timeout_secs) {
+  grpc::ChannelArguments args;
+  // A channel of our own, retrying connections quickly: a restarted server is found again
+  // within a fraction of a second, not after gRPC's default backoff of up to two minutes.
+  args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+  args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
+  args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
+  args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
+  args.SetMaxReceiveMessageSize(-1);
+  stub_ = distributed::ParameterServer::NewStub(
+      grpc::CreateCustomChannel(address_, grpc::InsecureChannelCredentials(), args));
+}
+
+PsClient::~PsClient() = default;
+
+void PsClient::SetDeadline(grpc::ClientContext& context) const {
+  context.set_deadline(std::chrono::system_clock::now() +
+                       std::chrono::microseconds(static_cast<int64_t>(rpc_timeout_secs_ * 1e6)));
+}
+
+void PsClient::Raise(const grpc::Status& status, const char* rpc) const {
+  const std::string where = std::string(rpc) + " to " + task_ + " at " + address_;
+  switch (status.error_code()) {
+    case grpc::StatusCode::UNAVAILABLE:
+      throw UnavailableError(where + " failed: the parameter server is unavailable (" +
+                             status.error_message() + "). Is the ps process running?");
+    case grpc::StatusCode::DEADLINE_EXCEEDED:
+      // A server that does not answer in time is treated as gone: recovery applies.
+      throw UnavailableError(where + " got no answer within " + std::to_string(rpc_timeout_secs_) +
+                             " s (deadline exceeded).");
+    default:
+      ThrowOpError(static_cast<ErrorCode>(status.error_code()),
+                   where + ": " + status.error_message());
+  }
+}
+
+uint64_t PsClient::GetIncarnation() {
+  grpc::ClientContext context;
+  SetDeadline(context);
+  distributed::GetStatusRequest request;
+  distributed::GetStatusResponse response;
+  const grpc::Status status = stub_->GetStatus(&context, request, &response);
+  if (!status.ok()) Raise(status, "GetStatus");
+  return response.incarnation();
+}
+
+distributed::ReadVariablesResponse PsClient::Read(
+    const distributed::ReadVariablesRequest& request) {
+  grpc::ClientContext context;
+  SetDeadline(context);
+  distributed::ReadVariablesResponse response;
+  const grpc::Status status = stub_->ReadVariables(&context, request, &response);
+  if (!status.ok()) Raise(status, "ReadVariables");
+  return response;
+}
+
+void PsClient::Apply(const distributed::ApplyUpdatesRequest& request) {
+  grpc::ClientContext context;
+  SetDeadline(context);
+  distributed::ApplyUpdatesResponse response;
+  const grpc::Status status = stub_->ApplyUpdates(&context, request, &response);
+  if (!status.ok()) Raise(status, "ApplyUpdates");
+}
+
+}  // namespace mts

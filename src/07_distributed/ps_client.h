@@ -1,0 +1,70 @@
+// ps_client.h: one worker's connection to one parameter-server task.
+//
+//   07_distributed   RemoteSession  <-- holds one PsClient per "ps" task it uses
+//                      PsClient     <-- this file: the RPCs, their deadlines, their errors
+//     Session
+//
+// This is where the network's failures become the errors the recoverable layer (stage 05)
+// understands. A server that is down or unreachable gives UNAVAILABLE; one that does not
+// answer within the deadline is treated the same way (a hung server is as good as a dead one
+// for training); a server that restarted answers ABORTED, because the incarnation the
+// session was made against is gone. Both are preemption errors: RecoverableSession
+// re-creates the session and goes on. Every call has a deadline, so no step waits forever.
+//
+// Each client has its own gRPC channel, never shared with other clients: a session made after
+// a restart connects afresh instead of inheriting a channel stuck in reconnect backoff.
+//
+// Thread safety: all methods may be called concurrently.
+//
+// TensorFlow: GrpcRemoteWorker and the status conversion in
+// tensorflow/core/distributed_runtime/rpc/grpc_util.h.
+#ifndef MTS_SRC_07_DISTRIBUTED_PS_CLIENT_H_
+#define MTS_SRC_07_DISTRIBUTED_PS_CLIENT_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "src/07_distributed/parameter_server.grpc.pb.h"
+
+namespace mts {
+
+/// The RPCs to one parameter-server task, with deadlines and tf.errors-style failures.
+class PsClient {
+ public:
+  /// A client of the task named `task` ("/job:ps/task:0") at `address` ("host:port");
+  /// each RPC may take at most `rpc_timeout_secs`.
+  PsClient(std::string task, std::string address, double rpc_timeout_secs);
+  ~PsClient();
+
+  /// The server's incarnation. \throws UnavailableError if it is down or does not answer.
+  uint64_t GetIncarnation();
+  /// One ReadVariables round trip.
+  /// \throws UnavailableError if the server is down or does not answer in time.
+  /// \throws AbortedError if the server restarted since the request's incarnation.
+  /// \throws OpError as the server raised it, for other failures.
+  distributed::ReadVariablesResponse Read(const distributed::ReadVariablesRequest& request);
+  /// One ApplyUpdates round trip.
+  /// \throws UnavailableError if the server is down or does not answer in time.
+  /// \throws AbortedError if the server restarted since the request's incarnation.
+  /// \throws OpError as an update raised it on the server.
+  void Apply(const distributed::ApplyUpdatesRequest& request);
+
+  /// The task this client talks to.
+  const std::string& task() const { return task_; }
+  /// Its address.
+  const std::string& address() const { return address_; }
+
+ private:
+  [[noreturn]] void Raise(const grpc::Status& status, const char* rpc) const;
+  void SetDeadline(grpc::ClientContext& context) const;
+
+  const std::string task_;
+  const std::string address_;
+  const double rpc_timeout_secs_;
+  std::unique_ptr<distributed::ParameterServer::Stub> stub_;
+};
+
+}  // namespace mts
+
+#endif  // MTS_SRC_07_DISTRIBUTED_PS_CLIENT_H_

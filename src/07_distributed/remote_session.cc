@@ -1,0 +1,238 @@
+#include "src/07_distributed/remote_session.h"
+
+#include <algorithm>
+#include <unordered_set>
+#include <utility>
+
+#include "src/01_session/errors.h"
+#include "src/01_session/op_def.h"
+#include "src/01_session/resource_mgr.h"
+#include "src/01_session/session_factory.h"
+#include "src/01_session/variable_resource.h"
+#include "src/07_distributed/replica_device_setter.h"
+#include "src/07_distributed/server.h"
+#include "src/07_distributed/tensor_coding.h"
+
+namespace mts {
+namespace {
+
+constexpr char kPrefix[] = "grpc://";
+
+std::string TaskName(int task) { return "/job:ps/task:" + std::to_string(task); }
+
+// The ops a run executes: what the fetches and targets need, not looking past fed tensors
+// (the same pruning as the executor's, so no update is sent for an op that did not run).
+std::vector<const Operation*> NeededOps(const std::vector<Output>& fetches, const FeedDict& feeds,
+                                        const std::vector<Operation*>& targets) {
+  std::unordered_set<const Operation*> seen;
+  std::vector<const Operation*> stack;
+  auto visit = [&](const Operation* op) {
+    if (seen.insert(op).second) stack.push_back(op);
+  };
+  for (const Output& f : fetches) {
+    if (feeds.count(f) == 0) visit(f.op());
+  }
+  for (Operation* t : targets) visit(t);
+  while (!stack.empty()) {
+    const Operation* op = stack.back();
+    stack.pop_back();
+    for (const Output& in : op->inputs()) {
+      if (feeds.count(in) == 0) visit(in.op());
+    }
+    for (const Operation* c : op->control_inputs()) visit(c);
+  }
+  std::vector<const Operation*> ops(seen.begin(), seen.end());
+  std::sort(ops.begin(), ops.end(),
+            [](const Operation* a, const Operation* b) { return a->id() < b->id(); });
+  return ops;
+}
+
+void FillSpec(const Operation& variable, distributed::VariableSpec* spec) {
+  spec->set_name(variable.name());
+  spec->set_dtype(static_cast<int>(variable.output_dtype(0)));
+  for (int64_t d : variable.output_shape(0).dims()) spec->add_dims(d);
+}
+
+std::unique_ptr<Session> MakeRemoteSession(Graph* graph, const SessionOptions& options) {
+  return std::make_unique<RemoteSession>(graph, options, ClusterOfTarget(options.target));
+}
+
+// [mts:register-grpc-factory]
+// Linking this library is what makes "grpc://..." masters distributed (session_factory.h).
+const bool registered = [] {
+  RegisterSessionFactory(kPrefix, MakeRemoteSession);
+  return true;
+}();
+// [mts:register-grpc-factory-end]
+
+}  // namespace
+
+ClusterSpec ClusterOfTarget(const std::string& target) {
+  if (target.compare(0, sizeof(kPrefix) - 1, kPrefix) != 0) {
+    throw InvalidArgumentError(
+        "A distributed session target must look like grpc://host:port, "
+        "got '" +
+        target + "'.");
+  }
+  if (std::optional<ClusterSpec> cluster = ClusterForTarget(target)) return *cluster;
+  return ClusterSpec({{"ps", {target.substr(sizeof(kPrefix) - 1)}}});
+}
+
+RemoteSession::RemoteSession(Graph* graph, SessionOptions options, ClusterSpec cluster,
+                             RemoteSessionOptions remote_options)
+    : Session(graph, std::move(options)), cluster_(std::move(cluster)) {
+  (void)registered;
+  placement_ = PsPlacement(*this->graph());
+  for (const auto& [variable, task] : placement_) {
+    if (clients_.count(task)) continue;
+    const std::string& address = cluster_.task_address("ps", task);
+    clients_[task] =
+        std::make_unique<PsClient>(TaskName(task), address, remote_options.rpc_timeout_secs);
+  }
+  for (auto& [task, client] : clients_) incarnations_[task] = client->GetIncarnation();
+}
+
+uint64_t RemoteSession::incarnation(int task) const {
+  auto it = incarnations_.find(task);
+  return it == incarnations_.end() ? 0 : it->second;
+}
+
+int64_t RemoteSession::num_rpcs() const {
+  std::lock_guard<std::mutex> lock(stats_mu_);
+  return num_rpcs_;
+}
+
+std::shared_ptr<const RemoteSession::StepPlan> RemoteSession::GetStepPlan(
+    const std::vector<Output>& fetches, const FeedDict& feeds,
+    const std::vector<Operation*>& targets) {
+  std::string key;
+  for (const Output& f : fetches)
+    key += std::to_string(f.op()->id()) + ":" + std::to_string(f.index()) + ",";
+  key += "|";
+  for (const auto& [f, value] : feeds)
+    key += std::to_string(f.op()->id()) + ":" + std::to_string(f.index()) + ",";
+  key += "|";
+  for (const Operation* t : targets) key += std::to_string(t->id()) + ",";
+  {
+    std::lock_guard<std::mutex> lock(plans_mu_);
+    auto it = plans_.find(key);
+    if (it != plans_.end()) return it->second;
+  }
+
+  auto plan = std::make_shared<StepPlan>();
+  for (const Operation* op : NeededOps(fetches, feeds, targets)) {
+    auto placed = placement_.find(op->name());
+    if (op->type() == "VariableV2" && placed != placement_.end()) {
+      plan->reads[placed->second].push_back(op);
+      continue;
+    }
+    const int num_refs = op->def().num_ref_inputs;
+    if (num_refs == 0) continue;
+    // An op that changes state through references: does it change a placed variable?
+    int task = -1;
+    int num_placed = 0;
+    for (int i = 0; i < num_refs; ++i) {
+      auto it = placement_.find(op->input(i).op()->name());
+      if (it == placement_.end()) continue;
+      if (num_placed++ > 0 && it->second != task) {
+        throw UnimplementedError("Op " + op->name() +
+                                     " updates variables on two ps tasks; "
+                                     "place a variable and its slots on one task.",
+                                 op->name());
+      }
+      task = it->second;
+    }
+    if (num_placed == 0) continue;  // Updates worker-local state only.
+    if (num_placed != num_refs) {
+      throw UnimplementedError("Op " + op->name() +
+                                   " updates variables both on the worker and "
+                                   "on a ps task; build the whole model inside the "
+                                   "ReplicaDeviceSetter scope.",
+                               op->name());
+    }
+    plan->writers.push_back({op, task, static_cast<int>(plan->extra_fetches.size())});
+    for (int i = num_refs; i < op->num_inputs(); ++i) plan->extra_fetches.push_back(op->input(i));
+  }
+  std::lock_guard<std::mutex> lock(plans_mu_);
+  return plans_.emplace(key, std::move(plan)).first->second;
+}
+
+// [mts:remote-read]
+void RemoteSession::ReadPlaced(const StepPlan& plan) {
+  for (const auto& [task, variables] : plan.reads) {
+    distributed::ReadVariablesRequest request;
+    request.set_incarnation(incarnations_.at(task));
+    for (const Operation* v : variables) FillSpec(*v, request.add_variables());
+    const distributed::ReadVariablesResponse response = clients_.at(task)->Read(request);
+    {
+      std::lock_guard<std::mutex> lock(stats_mu_);
+      ++num_rpcs_;
+    }
+    if (response.values_size() != static_cast<int>(variables.size())) {
+      throw DataLossError("ReadVariables from " + TaskName(task) + " returned " +
+                          std::to_string(response.values_size()) + " values for " +
+                          std::to_string(variables.size()) + " variables.");
+    }
+    // The local copy of each variable becomes the server's value, or unset.
+    for (size_t i = 0; i < variables.size(); ++i) {
+      const distributed::VariableValue& value = response.values(static_cast<int>(i));
+      auto& var = *static_cast<VariableResource*>(
+          resources().LookupOrCreate(*variables[i], VariableResource::Create));
+      Tensor decoded = value.initialized() ? DecodeTensor(value.value()) : Tensor();
+      std::lock_guard<std::mutex> lock(var.mu);
+      var.value = std::move(decoded);
+    }
+  }
+}
+// [mts:remote-read-end]
+
+// [mts:remote-update]
+void RemoteSession::SendUpdates(const StepPlan& plan, const std::vector<Tensor>& results,
+                                size_t offset) {
+  std::map<int, distributed::ApplyUpdatesRequest> requests;
+  for (const StepPlan::Writer& writer : plan.writers) {
+    distributed::ApplyUpdatesRequest& request = requests[writer.task];
+    request.set_incarnation(incarnations_.at(writer.task));
+    distributed::Update* update = request.add_updates();
+    const Operation& op = *writer.op;
+    update->set_type(op.type());
+    update->set_op_name(op.name());
+    const int num_refs = op.def().num_ref_inputs;
+    for (int i = 0; i < num_refs; ++i) FillSpec(*op.input(i).op(), update->add_variables());
+    for (int i = num_refs; i < op.num_inputs(); ++i) {
+      EncodeTensor(results[offset + writer.first_extra_fetch + (i - num_refs)],
+                   update->add_inputs());
+    }
+    for (const auto& [name, value] : op.attrs())
+      EncodeAttr(value, &(*update->mutable_attrs())[name]);
+  }
+  for (const auto& [task, request] : requests) {
+    clients_.at(task)->Apply(request);
+    std::lock_guard<std::mutex> lock(stats_mu_);
+    ++num_rpcs_;
+  }
+}
+// [mts:remote-update-end]
+
+// [mts:remote-run]
+std::vector<Tensor> RemoteSession::Run(const std::vector<Output>& fetches, const FeedDict& feeds,
+                                       const std::vector<Operation*>& targets,
+                                       const RunOptions& options, RunMetadata* run_metadata) {
+  if (closed()) throw RuntimeError("Attempted to use a closed Session.");
+  std::shared_ptr<const StepPlan> plan = GetStepPlan(fetches, feeds, targets);
+  if (plan->reads.empty() && plan->writers.empty()) {
+    return Session::Run(fetches, feeds, targets, options, run_metadata);  // Worker-local.
+  }
+  std::lock_guard<std::mutex> step(step_mu_);
+  ReadPlaced(*plan);  // 1. one RPC per task
+  std::vector<Output> all_fetches = fetches;
+  all_fetches.insert(all_fetches.end(), plan->extra_fetches.begin(), plan->extra_fetches.end());
+  std::vector<Tensor> results =
+      Session::Run(all_fetches, feeds, targets, options, run_metadata);  // 2. locally
+  SendUpdates(*plan, results, fetches.size());                           // 3. one RPC per task
+  results.resize(fetches.size());
+  return results;
+}
+// [mts:remote-run-end]
+
+}  // namespace mts

@@ -1,0 +1,131 @@
+// remote_session.h: a Session whose variables live on parameter servers.
+//
+//   Chief / Worker   SessionManager makes it for a "grpc://..." master (session_factory.h)
+//     Session        <-- this file: RemoteSession, a Session that reads its placed variables
+//                        from the ps tasks before a step and sends them its updates after
+//       07_distributed   PsClient per ps task, VariableStore on each ps server
+//
+// Between-graph replication: every worker runs the whole graph locally, except the
+// variables, which live on the parameter servers (placed by ReplicaDeviceSetter). A step of
+// a RemoteSession is therefore three phases:
+//   1. read: one ReadVariables RPC per ps task, for every placed variable the step needs;
+//      the values (or "unset") go into this session's local copies;
+//   2. compute: the ordinary Session::Run executes the step on the local copies, and also
+//      fetches the inputs of every op in it that updates a placed variable;
+//   3. update: one ApplyUpdates RPC per ps task, carrying each such op (its type, its
+//      variables, the inputs it was given); the server re-runs it on the current value.
+// The local copies are a cache for one step; the truth is on the server. Because readiness
+// is an op like any other (report_uninitialized_variables reads the variables' state), a
+// worker's SessionManager asks the servers whether the chief has initialised the model
+// without knowing that it is distributed, which is exactly the readiness protocol of stage 02.
+//
+// Failures: a session remembers each server's incarnation when it is made; every RPC carries
+// it. A server that is down gives UnavailableError, one that restarted gives AbortedError:
+// the preemption errors, on which RecoverableSession makes a new session (the chief restores
+// the latest checkpoint into the new incarnation). A step that fails before its update phase
+// changes nothing on the servers.
+//
+// Thread safety: Run may be called concurrently; steps that touch placed variables are
+// serialised within one session (each step's read, compute and update form one unit), steps
+// that touch none (queue runners' enqueues) run freely.
+//
+// Differences from TensorFlow: TensorFlow partitions the graph and runs the update ops on
+// the ps device, with the gradient sent as a tensor; here the worker also runs them on its
+// local copy (whose result is discarded) and the server runs them again. Values a step
+// fetches from an updated variable are the worker's local result, i.e. the value read at the
+// start of the step plus this step's update (TensorFlow would show other workers' updates
+// made meanwhile).
+//
+// TensorFlow: GrpcSession with the master and worker services
+// (tensorflow/core/distributed_runtime/rpc/grpc_session.h).
+#ifndef MTS_SRC_07_DISTRIBUTED_REMOTE_SESSION_H_
+#define MTS_SRC_07_DISTRIBUTED_REMOTE_SESSION_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "src/01_session/session.h"
+#include "src/07_distributed/cluster_spec.h"
+#include "src/07_distributed/ps_client.h"
+
+namespace mts {
+
+/// How a RemoteSession talks to its servers.
+struct RemoteSessionOptions {
+  /// The deadline of every RPC, in seconds.
+  double rpc_timeout_secs = 5;
+};
+
+/// A Session whose placed variables live on the cluster's ps tasks (TensorFlow's GrpcSession).
+class RemoteSession : public Session {
+ public:
+  /// \cond
+  using Session::Run;
+  /// \endcond
+
+  /// A session on `graph` (the default graph if null) using `cluster`'s ps tasks; asks each
+  /// ps task the graph uses for its incarnation.
+  /// \throws UnavailableError if a ps task does not answer.
+  /// \throws ValueError if the graph places a variable on a task the cluster does not have.
+  RemoteSession(Graph* graph, SessionOptions options, ClusterSpec cluster,
+                RemoteSessionOptions remote_options = {});
+
+  /// Reads the placed variables the step needs (one RPC per ps task), runs the step locally,
+  /// sends its updates (one RPC per ps task). See Session::Run for the rest of the contract.
+  /// \throws UnavailableError if a ps task is down or misses the deadline.
+  /// \throws AbortedError if a ps task restarted since the session was made.
+  /// \throws OpError as the step, or an update on the server, raised it.
+  std::vector<Tensor> Run(const std::vector<Output>& fetches, const FeedDict& feeds = {},
+                          const std::vector<Operation*>& targets = {},
+                          const RunOptions& options = {},
+                          RunMetadata* run_metadata = nullptr) override;
+
+  /// The incarnation of ps task `task` this session was made against (0 if unused).
+  uint64_t incarnation(int task) const;
+  /// The cluster.
+  const ClusterSpec& cluster() const { return cluster_; }
+  /// How many ReadVariables and ApplyUpdates RPCs this session made.
+  int64_t num_rpcs() const;
+
+ private:
+  // What one run signature needs from the servers, computed once per signature.
+  struct StepPlan {
+    std::map<int, std::vector<const Operation*>> reads;  // Per ps task, the variables.
+    struct Writer {
+      const Operation* op;
+      int task;
+      int first_extra_fetch;  // Index into extra_fetches of its first non-reference input.
+    };
+    std::vector<Writer> writers;        // Ops updating placed variables, in execution order.
+    std::vector<Output> extra_fetches;  // Their non-reference inputs.
+  };
+
+  std::shared_ptr<const StepPlan> GetStepPlan(const std::vector<Output>& fetches,
+                                              const FeedDict& feeds,
+                                              const std::vector<Operation*>& targets);
+  void ReadPlaced(const StepPlan& plan);
+  void SendUpdates(const StepPlan& plan, const std::vector<Tensor>& results, size_t offset);
+
+  ClusterSpec cluster_;
+  std::map<std::string, int> placement_;              // Variable op name -> ps task.
+  std::map<int, std::unique_ptr<PsClient>> clients_;  // Per ps task used.
+  std::map<int, uint64_t> incarnations_;
+  std::mutex step_mu_;  // Serialises steps that touch placed variables.
+  mutable std::mutex plans_mu_;
+  std::map<std::string, std::shared_ptr<const StepPlan>> plans_;  // Guarded by plans_mu_.
+  mutable std::mutex stats_mu_;
+  int64_t num_rpcs_ = 0;  // Guarded by stats_mu_.
+};
+
+/// The cluster a "grpc://host:port" target names: the cluster of this process's Server with
+/// that target, else a cluster whose only ps task is host:port.
+/// \throws InvalidArgumentError if the target does not start with "grpc://".
+ClusterSpec ClusterOfTarget(const std::string& target);
+
+}  // namespace mts
+
+#endif  // MTS_SRC_07_DISTRIBUTED_REMOTE_SESSION_H_

@@ -1,0 +1,79 @@
+// replica_device_setter.h: puts the model's variables on the parameter servers.
+//
+//   07_distributed   <-- while the model is built, this scope places every global variable
+//                        made inside it on a "ps" task; RemoteSession reads the placement
+//     Session
+//
+// In between-graph replication every worker builds the same graph, and the same variables
+// must land on the same parameter server in every one of them, or the workers would train
+// different copies. TensorFlow's replica_device_setter does it deterministically: variables
+// are dealt to the ps tasks round-robin in creation order, and everything else stays on the
+// worker. This scope does the same when it closes, recording each variable's task in the
+// graph collection kPsPlacementCollection (mts ops have no device field; the placement is
+// the only device information the distributed runtime needs).
+//
+// Local variables (the local-variables collection) stay on the worker: they are per process
+// by definition (TensorFlow users pin them to the worker by hand).
+//
+// Lifecycle: make it before building the model (the optimizer included: its slot variables
+// are variables too), let it go out of scope after; then finalize and create sessions.
+//
+// Thread safety: build a graph from one thread, as always.
+//
+// Example:
+//   {
+//     ReplicaDeviceSetter on_ps(/*ps_tasks=*/1);
+//     ... build the model, the global step and the train op ...
+//   }  // every global variable made above is now on /job:ps/task:0
+//
+// TensorFlow: tf.train.replica_device_setter (tensorflow/python/training/device_setter.py).
+#ifndef MTS_SRC_07_DISTRIBUTED_REPLICA_DEVICE_SETTER_H_
+#define MTS_SRC_07_DISTRIBUTED_REPLICA_DEVICE_SETTER_H_
+
+#include <map>
+#include <string>
+
+#include "src/01_session/graph.h"
+
+namespace mts {
+
+/// The graph collection that holds VariablePlacement items.
+inline constexpr const char kPsPlacementCollection[] = "ps_placement";
+
+/// Where one variable lives: task `ps_task` of job "ps".
+struct VariablePlacement {
+  std::string variable;  ///< The VariableV2 op's name.
+  int ps_task = 0;       ///< Its ps task index.
+};
+
+/// Places the global variables made during its lifetime on the ps tasks, round-robin.
+class ReplicaDeviceSetter {
+ public:
+  /// Starts a placement scope on `graph` (the default graph if null) over `ps_tasks` tasks.
+  /// \throws ValueError if ps_tasks < 1.
+  explicit ReplicaDeviceSetter(int ps_tasks, Graph* graph = nullptr);
+  /// Places the variables made since construction (Place()).
+  ~ReplicaDeviceSetter();
+  ReplicaDeviceSetter(const ReplicaDeviceSetter&) = delete;
+  ReplicaDeviceSetter& operator=(const ReplicaDeviceSetter&) = delete;
+
+  /// Places every global variable made since construction (or the last Place()) that is not
+  /// placed yet. \throws RuntimeError if the graph is finalized.
+  void Place();
+
+ private:
+  Graph* graph_;
+  int ps_tasks_;
+  int next_task_ = 0;
+  int first_op_;
+};
+
+/// The ps task of every placed variable of `graph`, by VariableV2 op name.
+std::map<std::string, int> PsPlacement(const Graph& graph);
+
+/// The device string of a placed variable ("/job:ps/task:0") or "" for one on the worker.
+std::string DeviceOf(const Graph& graph, const std::string& variable);
+
+}  // namespace mts
+
+#endif  // MTS_SRC_07_DISTRIBUTED_REPLICA_DEVICE_SETTER_H_

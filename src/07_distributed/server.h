@@ -1,0 +1,90 @@
+// server.h: one task of a cluster, serving over gRPC on its address.
+//
+//   07_distributed   <-- every process of a distributed job makes one Server for its task;
+//                        a parameter server then only Join()s, serving its VariableStore
+//     Session        sessions with target server.target() talk to the cluster
+//
+// A parameter-server process is nothing but a Server: it answers GetStatus (its
+// incarnation), ReadVariables and ApplyUpdates until it is killed. A worker process makes a
+// Server too, as in TensorFlow, so its target() names the cluster: a session created with
+// master = server.target() is a RemoteSession that finds the "ps" tasks in the Server's
+// ClusterSpec. (A target that no Server in the process owns is taken as the address of a
+// single parameter server.)
+//
+// Lifecycle: construct (binds and starts unless `start` is false); Join() blocks until
+// Stop() (from another thread or a signal handler's thread); the destructor stops it.
+//
+// Thread safety: Stop may be called from any thread; the service runs on gRPC's threads.
+//
+// TensorFlow: tf.train.Server (tensorflow/python/training/server_lib.py) and the gRPC
+// server behind it (tensorflow/core/distributed_runtime/rpc/grpc_server_lib.h).
+#ifndef MTS_SRC_07_DISTRIBUTED_SERVER_H_
+#define MTS_SRC_07_DISTRIBUTED_SERVER_H_
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "src/07_distributed/cluster_spec.h"
+#include "src/07_distributed/variable_store.h"
+
+namespace grpc {
+class Server;
+}  // namespace grpc
+
+namespace mts {
+
+class ParameterServerService;
+
+/// A task's gRPC server (TensorFlow's tf.train.Server).
+class Server {
+ public:
+  /// The server of task `task_index` of `job_name` in `cluster`, listening on that task's
+  /// address (port 0 picks a free port: see port()). Starts it unless `start` is false.
+  /// \throws ValueError if the cluster has no such task.
+  /// \throws UnavailableError if the address cannot be bound (another process holds the port).
+  Server(ClusterSpec cluster, std::string job_name, int task_index, bool start = true);
+  /// Stops the server.
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  /// Binds and starts serving. Idempotent. \throws UnavailableError if binding fails.
+  void Start();
+  /// Blocks until Stop() is called (a parameter server's main loop).
+  void Join();
+  /// Stops serving: pending RPCs are cancelled; Join returns. Idempotent.
+  void Stop();
+
+  /// "grpc://host:port" of this task (with the real port once started).
+  std::string target() const;
+  /// The port actually bound (0 before Start).
+  int port() const { return port_; }
+  /// The cluster, with this task's address completed by the bound port.
+  const ClusterSpec& cluster() const { return cluster_; }
+  /// This task's job name.
+  const std::string& job_name() const { return job_name_; }
+  /// This task's index.
+  int task_index() const { return task_index_; }
+  /// The variables this task keeps (non-empty only on "ps" tasks).
+  VariableStore& store() { return *store_; }
+
+ private:
+  ClusterSpec cluster_;
+  const std::string job_name_;
+  const int task_index_;
+  int port_ = 0;
+  std::unique_ptr<VariableStore> store_;
+  std::unique_ptr<ParameterServerService> service_;
+  std::unique_ptr<grpc::Server> server_;
+  std::optional<std::string> registered_target_;
+  std::atomic<bool> shut_down_{false};
+};
+
+/// The cluster of the Server in this process whose target is `target`, if any.
+std::optional<ClusterSpec> ClusterForTarget(const std::string& target);
+
+}  // namespace mts
+
+#endif  // MTS_SRC_07_DISTRIBUTED_SERVER_H_

@@ -1,0 +1,148 @@
+#include "src/07_distributed/variable_store.h"
+
+#include <random>
+
+#include "src/01_session/errors.h"
+#include "src/01_session/resource_mgr.h"
+#include "src/01_session/variable_resource.h"
+#include "src/07_distributed/tensor_coding.h"
+
+namespace mts {
+namespace {
+
+uint64_t NewIncarnation() {
+  std::random_device device;
+  uint64_t value = 0;
+  while (value == 0) value = (static_cast<uint64_t>(device()) << 32) ^ device();
+  return value;
+}
+
+TensorShape ShapeOf(const distributed::VariableSpec& spec) {
+  return TensorShape(std::vector<int64_t>(spec.dims().begin(), spec.dims().end()));
+}
+
+}  // namespace
+
+VariableStore::VariableStore()
+    : incarnation_(NewIncarnation()), session_(std::make_unique<Session>(&graph_)) {}
+
+void VariableStore::CheckIncarnation(uint64_t requested) const {
+  if (requested != incarnation_) {
+    throw AbortedError(
+        "The parameter server restarted and lost its variables: it is "
+        "incarnation " +
+        std::to_string(incarnation_) + ", the session was made against incarnation " +
+        std::to_string(requested) +
+        ". Re-create the session (RecoverableSession does) so the chief "
+        "restores the latest checkpoint.");
+  }
+}
+
+Operation* VariableStore::VariableLocked(const distributed::VariableSpec& spec) {
+  const TensorShape shape = ShapeOf(spec);
+  const auto dtype = static_cast<DataType>(spec.dtype());
+  auto it = variables_.find(spec.name());
+  if (it != variables_.end()) {
+    Operation* op = it->second;
+    if (op->output_dtype(0) != dtype || op->output_shape(0) != shape) {
+      throw InvalidArgumentError("Variable " + spec.name() + " is on the parameter server as " +
+                                 DataTypeName(op->output_dtype(0)) + " " +
+                                 op->output_shape(0).ToString() + ", but a client declares it as " +
+                                 DataTypeName(dtype) + " " + shape.ToString() +
+                                 "; all tasks must build the same model.");
+    }
+    return op;
+  }
+  // The trailing '/' asks the graph for exactly this name.
+  Operation* op = graph_.AddOperation("VariableV2", spec.name() + "/", {},
+                                      {{"dtype", dtype}, {"shape", shape}});
+  variables_.emplace(spec.name(), op);
+  return op;
+}
+
+distributed::ReadVariablesResponse VariableStore::Read(
+    const distributed::ReadVariablesRequest& request) {
+  std::lock_guard<std::mutex> lock(mu_);
+  CheckIncarnation(request.incarnation());
+  distributed::ReadVariablesResponse response;
+  for (const distributed::VariableSpec& spec : request.variables()) {
+    Operation* op = VariableLocked(spec);
+    auto& var = *static_cast<VariableResource*>(
+        session_->resources().LookupOrCreate(*op, VariableResource::Create));
+    distributed::VariableValue* out = response.add_values();
+    out->set_name(spec.name());
+    std::lock_guard<std::mutex> var_lock(var.mu);
+    if (var.value.IsInitialized()) {
+      out->set_initialized(true);
+      EncodeTensor(var.value, out->mutable_value());
+    }
+  }
+  return response;
+}
+
+const VariableStore::CachedUpdate& VariableStore::UpdateOpLocked(
+    const distributed::Update& update, const std::vector<Tensor>& inputs) {
+  // The signature: the op type, its variables, its inputs' dtypes and shapes, its attributes.
+  std::string key = update.type();
+  for (const auto& v : update.variables()) key += "|" + v.name();
+  for (const Tensor& t : inputs) {
+    key += std::string("|") + DataTypeName(t.dtype()) + t.shape().ToString();
+  }
+  const std::map<std::string, distributed::AttrProto> attrs(update.attrs().begin(),
+                                                            update.attrs().end());
+  for (const auto& [name, attr] : attrs) key += "|" + name + "=" + attr.SerializeAsString();
+  auto it = update_ops_.find(key);
+  if (it != update_ops_.end()) return it->second;
+
+  CachedUpdate cached;
+  std::vector<Output> op_inputs;
+  for (const auto& v : update.variables()) op_inputs.push_back(VariableLocked(v)->output(0));
+  for (const Tensor& t : inputs) {
+    Output placeholder =
+        graph_
+            .AddOperation("Placeholder", "input", {}, {{"dtype", t.dtype()}, {"shape", t.shape()}})
+            ->output(0);
+    cached.placeholders.push_back(placeholder);
+    op_inputs.push_back(placeholder);
+  }
+  AttrMap op_attrs;
+  for (const auto& [name, attr] : attrs) op_attrs[name] = DecodeAttr(attr);
+  cached.op = graph_.AddOperation(update.type(), "update", op_inputs, op_attrs);
+  return update_ops_.emplace(key, cached).first->second;
+}
+
+void VariableStore::Apply(const distributed::ApplyUpdatesRequest& request) {
+  std::lock_guard<std::mutex> lock(mu_);
+  CheckIncarnation(request.incarnation());
+  for (const distributed::Update& update : request.updates()) {
+    std::vector<Tensor> inputs;
+    for (const auto& proto : update.inputs()) inputs.push_back(DecodeTensor(proto));
+    try {
+      const CachedUpdate& cached = UpdateOpLocked(update, inputs);
+      FeedDict feeds;
+      for (size_t i = 0; i < inputs.size(); ++i) feeds[cached.placeholders[i]] = inputs[i];
+      session_->Run({}, feeds, {cached.op});
+      ++num_updates_;
+    } catch (const OpError& e) {
+      ThrowOpError(e.code(),
+                   "On the parameter server, applying " + update.op_name() + ": " + e.message(),
+                   update.op_name());
+    } catch (const std::invalid_argument& e) {  // ValueError, TypeError from building the op.
+      throw InvalidArgumentError("On the parameter server, " + update.op_name() + " (" +
+                                     update.type() + ") cannot be made: " + e.what(),
+                                 update.op_name());
+    }
+  }
+}
+
+int VariableStore::num_variables() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return static_cast<int>(variables_.size());
+}
+
+int64_t VariableStore::num_updates() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return num_updates_;
+}
+
+}  // namespace mts

@@ -1,0 +1,53 @@
+#include "src/07_distributed/cluster_spec.h"
+
+#include <fstream>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "src/01_session/errors.h"
+
+namespace mts {
+namespace {
+
+TEST(ClusterSpecTest, FromFlagNamesEveryTask) {
+  const ClusterSpec cluster =
+      ClusterSpec::FromFlag("ps=127.0.0.1:2222;worker=127.0.0.1:2223,127.0.0.1:2224");
+  EXPECT_EQ(cluster.jobs(), (std::vector<std::string>{"ps", "worker"}));
+  EXPECT_EQ(cluster.num_tasks("ps"), 1);
+  EXPECT_EQ(cluster.num_tasks("worker"), 2);
+  EXPECT_EQ(cluster.num_tasks("chief"), 0);
+  EXPECT_EQ(cluster.task_address("worker", 1), "127.0.0.1:2224");
+}
+
+TEST(ClusterSpecTest, FromJsonReadsTheSameCluster) {
+  const ClusterSpec from_json = ClusterSpec::FromJson(
+      R"({ "ps": ["127.0.0.1:2222"],
+           "worker": ["127.0.0.1:2223", "127.0.0.1:2224"] })");
+  EXPECT_EQ(from_json,
+            ClusterSpec::FromFlag("ps=127.0.0.1:2222;worker=127.0.0.1:2223,127.0.0.1:2224"));
+  EXPECT_EQ(ClusterSpec::FromJson(from_json.ToJson()), from_json);
+  EXPECT_EQ(ClusterSpec::FromFlag(from_json.ToFlag()), from_json);
+}
+
+TEST(ClusterSpecTest, FromJsonFileReadsAFile) {
+  const std::string path = std::string(std::getenv("TEST_TMPDIR")) + "/cluster.json";
+  std::ofstream(path) << R"({"ps": ["localhost:1"], "worker": ["localhost:2"]})";
+  EXPECT_EQ(ClusterSpec::FromJsonFile(path).task_address("ps", 0), "localhost:1");
+  EXPECT_THROW(ClusterSpec::FromJsonFile(path + ".missing"), NotFoundError);
+}
+
+TEST(ClusterSpecTest, MalformedSpecsAreRejectedWithTheReason) {
+  EXPECT_THROW(ClusterSpec::FromFlag("ps"), ValueError);
+  EXPECT_THROW(ClusterSpec::FromFlag("ps=nohostport"), ValueError);
+  EXPECT_THROW(ClusterSpec::FromJson(R"({"ps": "127.0.0.1:1"})"), ValueError);
+  EXPECT_THROW(ClusterSpec::FromJson(R"({"ps": ["127.0.0.1:1"]} extra)"), ValueError);
+  try {
+    ClusterSpec::FromFlag("ps=127.0.0.1:1").task_address("ps", 3);
+    FAIL() << "expected ValueError";
+  } catch (const ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("/job:ps/task:3"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace mts

@@ -1,0 +1,146 @@
+// Multi-process tests of stage 07: a real ps, a chief and two workers on 127.0.0.1, each a
+// process of examples:distributed_spirals, driven through TaskCluster. Every wait is
+// bounded; TaskCluster kills whatever is left when a test ends.
+#include <cstdio>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "tests/07_distributed/task_cluster.h"
+
+namespace mts {
+namespace testing {
+namespace {
+
+constexpr double kRunSecs = 90;  // Generous: two shared cores, maybe a sanitizer.
+
+// What a worker's last line says.
+struct Done {
+  long long step = -1;
+  double loss = 1e9;
+  long long local_steps = -1;
+  long long recoveries = -1;
+};
+
+Done ParseDone(const std::string& log) {
+  Done done;
+  const size_t pos = log.find("done: global step ");
+  if (pos != std::string::npos) {
+    std::sscanf(log.c_str() + pos,
+                "done: global step %lld  loss %lf  local steps %lld  recoveries %lld", &done.step,
+                &done.loss, &done.local_steps, &done.recoveries);
+  }
+  return done;
+}
+
+void ExpectAllFinish(TaskCluster& cluster, int num_workers) {
+  for (int task = 0; task < num_workers; ++task) {
+    const std::optional<int> status = cluster.WaitWorker(task, kRunSecs);
+    ASSERT_TRUE(status.has_value()) << "worker " << task << " did not finish; its log:\n"
+                                    << cluster.Log("worker" + std::to_string(task));
+    EXPECT_EQ(*status, 0) << cluster.Log("worker" + std::to_string(task));
+  }
+}
+
+// [mts:test-trains]
+TEST(MultiProcessTest, PsChiefAndTwoWorkersReachTheTargetStepAndLoss) {
+  TaskCluster cluster(3, {"--train_steps=400", "--save_steps=100", "--log_every=50"});
+  cluster.StartPs();
+  for (int task = 0; task < 3; ++task) cluster.StartWorker(task);
+  ExpectAllFinish(cluster, 3);
+  for (int task = 0; task < 3; ++task) {
+    const Done done = ParseDone(cluster.Log("worker" + std::to_string(task)));
+    EXPECT_GE(done.step, 399) << "worker " << task;  // The step fetched before the last one.
+    EXPECT_LT(done.loss, 0.1) << "worker " << task;  // It starts at ln 3 = 1.10.
+    EXPECT_EQ(done.recoveries, 0) << "worker " << task;
+  }
+  // The steps were shared: every worker trained, and together they made the target.
+  long long total = 0;
+  for (int task = 0; task < 3; ++task) {
+    const Done done = ParseDone(cluster.Log("worker" + std::to_string(task)));
+    EXPECT_GT(done.local_steps, 0) << "worker " << task;
+    total += done.local_steps;
+  }
+  EXPECT_GE(total, 400);
+}
+// [mts:test-trains-end]
+
+TEST(MultiProcessTest, WorkersStartedBeforeTheChiefWaitThenTrain) {
+  TaskCluster cluster(3, {"--train_steps=300", "--log_every=50"});
+  cluster.StartPs();
+  cluster.StartWorker(1);
+  cluster.StartWorker(2);
+  // The workers poll twice a second and say what they wait for.
+  ASSERT_TRUE(cluster.WaitForLog("worker1", "Worker still waiting for", 30))
+      << cluster.Log("worker1");
+  ASSERT_TRUE(cluster.WaitForLog("worker2", "Worker still waiting for", 30))
+      << cluster.Log("worker2");
+  EXPECT_EQ(cluster.Log("worker1").find("session 1 ready"), std::string::npos);
+  cluster.StartWorker(0);
+  ExpectAllFinish(cluster, 3);
+  for (int task = 1; task < 3; ++task) {
+    const std::string log = cluster.Log("worker" + std::to_string(task));
+    EXPECT_NE(log.find("session 1 ready"), std::string::npos) << log;
+    EXPECT_GT(ParseDone(log).local_steps, 0) << log;
+  }
+}
+
+// [mts:test-ps-restart]
+TEST(MultiProcessTest, PsKilledAndRestartedLosesOnlyTheStepsSinceTheLastCheckpoint) {
+  TaskCluster cluster(
+      3, {"--train_steps=1200", "--save_steps=100", "--log_every=100", "--step_delay_ms=5"});
+  cluster.StartPs();
+  for (int task = 0; task < 3; ++task) cluster.StartWorker(task);
+  ASSERT_TRUE(cluster.WaitForLog("worker0", "saved checkpoint at global step 1", kRunSecs))
+      << cluster.Log("worker0");  // A checkpoint at step 100 or later exists.
+  cluster.KillPs();               // SIGKILL: the variables are gone with the process.
+  cluster.StartPs();
+  ExpectAllFinish(cluster, 3);
+
+  // The chief's second session starts from the last checkpoint it wrote before: no more was
+  // lost than the steps since that checkpoint. (The hook labels a checkpoint with the step
+  // it read; the other workers may add a step or two before the save reads the variables,
+  // as in any asynchronous job, so the restored step may be a little past the label.)
+  const std::string chief = cluster.Log("worker0");
+  const size_t second = chief.find("session 2 ready at global step ");
+  ASSERT_NE(second, std::string::npos) << chief;
+  const std::vector<long long> saved =
+      NumbersAfter(chief.substr(0, second), "saved checkpoint at global step ");
+  ASSERT_FALSE(saved.empty());
+  const long long restored =
+      NumbersAfter(chief.substr(second), "session 2 ready at global step ")[0];
+  EXPECT_GE(restored, saved.back());
+  EXPECT_LE(restored, saved.back() + 10);
+  EXPECT_GE(restored, 100);
+  for (int task = 0; task < 3; ++task) {
+    const Done done = ParseDone(cluster.Log("worker" + std::to_string(task)));
+    EXPECT_GE(done.step, 1199) << "worker " << task;
+    EXPECT_GE(done.recoveries, 1) << "worker " << task;
+    EXPECT_LT(done.loss, 0.1) << "worker " << task;
+  }
+  // Two incarnations served the job.
+  EXPECT_EQ(NumbersAfter(cluster.Log("ps"), "serving at grpc://").size(), 2u);
+}
+// [mts:test-ps-restart-end]
+
+TEST(MultiProcessTest, AWorkerKilledAndRestartedRejoins) {
+  TaskCluster cluster(3, {"--train_steps=1200", "--log_every=50", "--step_delay_ms=5"});
+  cluster.StartPs();
+  for (int task = 0; task < 3; ++task) cluster.StartWorker(task);
+  ASSERT_TRUE(cluster.WaitForLog("worker1", "(local step 50)", kRunSecs)) << cluster.Log("worker1");
+  cluster.KillWorker(1);
+  cluster.StartWorker(1);
+  ExpectAllFinish(cluster, 3);
+  const std::string log = cluster.Log("worker1");
+  // The second life of worker 1 finds the model ready, mid-run, and trains to the end.
+  const std::vector<long long> starts = NumbersAfter(log, "session 1 ready at global step ");
+  ASSERT_EQ(starts.size(), 2u) << log;
+  EXPECT_GT(starts[1], starts[0]);
+  const Done done = ParseDone(log);
+  EXPECT_GT(done.local_steps, 0) << log;
+  EXPECT_GE(done.step, 1199) << log;
+  EXPECT_EQ(ParseDone(cluster.Log("worker0")).recoveries, 0);  // Nobody else noticed.
+}
+
+}  // namespace
+}  // namespace testing
+}  // namespace mts

@@ -1,0 +1,147 @@
+#include "tests/07_distributed/task_cluster.h"
+
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+namespace mts {
+namespace testing {
+namespace {
+
+// A port nobody listens on now: bind port 0, read what the kernel chose, close. (The tiny
+// window before the task binds it again is acceptable on a test machine.)
+int FreePort() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+    throw std::runtime_error("cannot bind a free port on 127.0.0.1");
+  }
+  socklen_t len = sizeof(addr);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  close(fd);
+  return ntohs(addr.sin_port);
+}
+
+std::string Env(const char* name, const char* fallback) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? value : fallback;
+}
+
+}  // namespace
+
+TaskCluster::TaskCluster(int num_workers, std::vector<std::string> extra_flags)
+    : extra_flags_(std::move(extra_flags)), workers_(num_workers, -1) {
+  binary_ = Env("TEST_SRCDIR", ".") + "/mts/examples/distributed_spirals";
+  static int instance = 0;
+  dir_ = Env("TEST_TMPDIR", "/tmp") + "/cluster" + std::to_string(getpid()) + "_" +
+         std::to_string(instance++);
+  std::filesystem::remove_all(dir_);
+  std::filesystem::create_directories(dir_);
+  checkpoint_dir_ = dir_ + "/ckpt";
+  cluster_flag_ = "ps=127.0.0.1:" + std::to_string(FreePort()) + ";worker=";
+  for (int i = 0; i < num_workers; ++i) {
+    cluster_flag_ += (i ? ",127.0.0.1:" : "127.0.0.1:") + std::to_string(FreePort());
+  }
+}
+
+TaskCluster::~TaskCluster() {
+  for (pid_t& pid : workers_) Kill(pid);
+  Kill(ps_);
+}
+
+pid_t TaskCluster::Spawn(const std::string& log, const std::vector<std::string>& args) {
+  const std::string path = dir_ + "/" + log + ".log";
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    std::vector<char*> argv;
+    argv.push_back(const_cast<char*>(binary_.c_str()));
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(binary_.c_str(), argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+void TaskCluster::Kill(pid_t& pid) {
+  if (pid <= 0) return;
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+  pid = -1;
+}
+
+void TaskCluster::StartPs() {
+  ps_ = Spawn("ps", {"--job_name=ps", "--task_index=0", "--cluster=" + cluster_flag_});
+}
+
+void TaskCluster::StartWorker(int task) {
+  std::vector<std::string> args = {"--job_name=worker", "--task_index=" + std::to_string(task),
+                                   "--cluster=" + cluster_flag_,
+                                   "--checkpoint_dir=" + checkpoint_dir_};
+  args.insert(args.end(), extra_flags_.begin(), extra_flags_.end());
+  workers_[task] = Spawn("worker" + std::to_string(task), args);
+}
+
+void TaskCluster::KillPs() { Kill(ps_); }
+void TaskCluster::KillWorker(int task) { Kill(workers_[task]); }
+
+std::optional<int> TaskCluster::WaitWorker(int task, double timeout_secs) {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_secs);
+  while (std::chrono::steady_clock::now() < deadline) {
+    int status = 0;
+    if (waitpid(workers_[task], &status, WNOHANG) == workers_[task]) {
+      workers_[task] = -1;
+      return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return std::nullopt;
+}
+
+std::string TaskCluster::Log(const std::string& log) const {
+  std::ifstream in(dir_ + "/" + log + ".log");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+bool TaskCluster::WaitForLog(const std::string& log, const std::string& text,
+                             double timeout_secs) const {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_secs);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (Log(log).find(text) != std::string::npos) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+std::vector<long long> NumbersAfter(const std::string& text, const std::string& key) {
+  std::vector<long long> numbers;
+  for (size_t pos = text.find(key); pos != std::string::npos; pos = text.find(key, pos + 1)) {
+    numbers.push_back(std::atoll(text.c_str() + pos + key.size()));
+  }
+  return numbers;
+}
+
+}  // namespace testing
+}  // namespace mts
