@@ -14,9 +14,10 @@ PsClient::PsClient(std::string task, std::string address, double rpc_timeout_sec
   grpc::ChannelArguments args;
   // A channel of our own, retrying connections quickly: a restarted server is found again
   // within a fraction of a second, not after gRPC's default backoff of up to two minutes.
+  // (The minimum *connect* timeout stays at gRPC's 20 s: a slow machine must still be able
+  // to connect; the RPC's own deadline bounds the wait.)
   args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
-  args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
   args.SetMaxReceiveMessageSize(-1);
   stub_ = distributed::ParameterServer::NewStub(
