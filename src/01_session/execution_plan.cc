@@ -6,8 +6,6 @@
 
 namespace mts {
 
-namespace {
-
 // [mts:needed-ops]
 // Walks back from the fetches and targets, collecting the ops a run must execute. A fed
 // tensor cuts the walk: its producer is not needed for that value.
@@ -39,7 +37,6 @@ std::vector<const Operation*> NeededOps(const std::unordered_set<Output>& fed,
 }
 // [mts:needed-ops-end]
 
-}  // namespace
 
 ExecutionPlan ExecutionPlan::Build(const std::vector<Output>& feeds,
                                    const std::vector<Output>& fetches,

@@ -17,6 +17,7 @@
 #ifndef MTS_SRC_01_SESSION_EXECUTION_PLAN_H_
 #define MTS_SRC_01_SESSION_EXECUTION_PLAN_H_
 
+#include <unordered_set>
 #include <vector>
 
 #include "src/01_session/op_def.h"
@@ -24,6 +25,14 @@
 #include "src/01_session/resource_mgr.h"
 
 namespace mts {
+
+/// The ops a run of `fetches` and `targets` must execute, in creation order (a topological
+/// order): everything they need through inputs and control inputs, except that a tensor in
+/// `fed` cuts the walk (its producer is not run for that value). RemoteSession (stage 07)
+/// prunes with it too, so that it sends no update for an op that did not run.
+std::vector<const Operation*> NeededOps(const std::unordered_set<Output>& fed,
+                                        const std::vector<Output>& fetches,
+                                        const std::vector<Operation*>& targets);
 
 /// One op to run, with everything the executor needs resolved ahead of time.
 struct PlanNode {

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "src/01_session/errors.h"
+#include "src/01_session/execution_plan.h"
 #include "src/01_session/op_def.h"
 #include "src/01_session/resource_mgr.h"
 #include "src/01_session/session_factory.h"
@@ -19,33 +20,6 @@ namespace {
 constexpr char kPrefix[] = "grpc://";
 
 std::string TaskName(int task) { return "/job:ps/task:" + std::to_string(task); }
-
-// The ops a run executes: what the fetches and targets need, not looking past fed tensors
-// (the same pruning as the executor's, so no update is sent for an op that did not run).
-std::vector<const Operation*> NeededOps(const std::vector<Output>& fetches, const FeedDict& feeds,
-                                        const std::vector<Operation*>& targets) {
-  std::unordered_set<const Operation*> seen;
-  std::vector<const Operation*> stack;
-  auto visit = [&](const Operation* op) {
-    if (seen.insert(op).second) stack.push_back(op);
-  };
-  for (const Output& f : fetches) {
-    if (feeds.count(f) == 0) visit(f.op());
-  }
-  for (Operation* t : targets) visit(t);
-  while (!stack.empty()) {
-    const Operation* op = stack.back();
-    stack.pop_back();
-    for (const Output& in : op->inputs()) {
-      if (feeds.count(in) == 0) visit(in.op());
-    }
-    for (const Operation* c : op->control_inputs()) visit(c);
-  }
-  std::vector<const Operation*> ops(seen.begin(), seen.end());
-  std::sort(ops.begin(), ops.end(),
-            [](const Operation* a, const Operation* b) { return a->id() < b->id(); });
-  return ops;
-}
 
 void FillSpec(const Operation& variable, distributed::VariableSpec* spec) {
   spec->set_name(variable.name());
@@ -120,7 +94,9 @@ std::shared_ptr<const RemoteSession::StepPlan> RemoteSession::GetStepPlan(
   }
 
   auto plan = std::make_shared<StepPlan>();
-  for (const Operation* op : NeededOps(fetches, feeds, targets)) {
+  std::unordered_set<Output> fed;
+  for (const auto& [tensor, value] : feeds) fed.insert(tensor);
+  for (const Operation* op : NeededOps(fed, fetches, targets)) {
     auto placed = placement_.find(op->name());
     if (op->type() == "VariableV2" && placed != placement_.end()) {
       plan->reads[placed->second].push_back(op);
