@@ -114,7 +114,12 @@ TEST(MultiProcessTest, PsKilledAndRestartedLosesOnlyTheStepsSinceTheLastCheckpoi
   for (int task = 0; task < 3; ++task) {
     const Done done = ParseDone(cluster.Log("worker" + std::to_string(task)));
     EXPECT_GE(done.step, 1199) << "worker " << task;
-    EXPECT_GE(done.recoveries, 1) << "worker " << task;
+    // The chief always recovers (its second session is checked above). A worker may not:
+    // one whose RPCs were all in flight to the old ps, or whose session was still waiting
+    // for the model, can come through the restart without seeing an error of its own.
+    if (task == 0) {
+      EXPECT_GE(done.recoveries, 1) << "worker " << task;
+    }
     EXPECT_LT(done.loss, 0.1) << "worker " << task;
   }
   // Two incarnations served the job.
