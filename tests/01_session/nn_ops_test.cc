@@ -11,31 +11,18 @@
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/session.h"
+#include "tests/01_session/op_test_util.h"
 
 namespace mts {
 namespace {
 
 using ::testing::HasSubstr;
+using testing_util::MessageOf;
 
 // Runs `y` once in a new session on the default graph.
 Tensor Eval(const Output& y) {
   Session session;
   return session.Run(y);
-}
-
-// The message of the E that `f` throws; a test failure if it throws nothing or another type.
-template <typename E>
-std::string MessageOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "threw the wrong exception type: " << e.what();
-    return "";
-  }
-  ADD_FAILURE() << "threw nothing";
-  return "";
 }
 
 using ActivationFn = Output (*)(const Output&, const std::string&);

@@ -12,11 +12,13 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/session.h"
+#include "tests/01_session/op_test_util.h"
 
 namespace mts {
 namespace {
 
 using ::testing::HasSubstr;
+using testing_util::MessageOf;
 
 // The values of `op` in `runs` successive runs of one new session.
 std::vector<std::vector<float>> RunsOf(const Output& op, int runs) {
@@ -37,21 +39,6 @@ std::pair<double, double> Moments(const Tensor& t) {
   const double n = static_cast<double>(t.num_elements());
   const double mean = sum / n;
   return {mean, std::sqrt(sum_sq / n - mean * mean)};
-}
-
-// The message of the E that `f` throws; a test failure if it throws nothing or another type.
-template <typename E>
-std::string MessageOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "threw the wrong exception type: " << e.what();
-    return "";
-  }
-  ADD_FAILURE() << "threw nothing";
-  return "";
 }
 
 // An op seed makes the sequence reproducible: each new session replays it from the start.
