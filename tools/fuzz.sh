@@ -39,32 +39,49 @@ declare -A SOURCES=(
   [event_file_reader_fuzzer]="${BASE[*]} src/03_hooked/record_reader.cc
       src/03_hooked/event_file_reader.cc ${out}/gen/src/01_session/summary.pb.cc
       ${out}/gen/src/03_hooked/event.pb.cc"
+  # Stage 07's messages reach the whole of stage 01: the store re-makes and runs update ops.
+  [ps_message_fuzzer]="$(ls src/01_session/*.cc src/platform/*.cc | tr '\n' ' ')
+      ${out}/gen/src/01_session/summary.pb.cc ${out}/gen/src/07_distributed/parameter_server.pb.cc
+      src/07_distributed/tensor_coding.cc src/07_distributed/variable_store.cc"
 )
-declare -A LIBS=([event_file_reader_fuzzer]=-lprotobuf)
+declare -A LIBS=([event_file_reader_fuzzer]=-lprotobuf [ps_message_fuzzer]="-lprotobuf -lpthread")
 
 if [ $# -eq 0 ]; then
   set -- $(cd tests/fuzz && ls -- *_fuzzer.cc | sed 's/\.cc$//')
 fi
 
-# The protobuf classes the event reader parses into, with Debian's protoc.
+# The protobuf classes the readers parse into, with Debian's protoc (messages only: the
+# parameter server's gRPC service is not fuzzed, what it decodes is).
 /usr/bin/protoc --proto_path=. --cpp_out="${out}/gen" src/01_session/summary.proto \
-  src/03_hooked/event.proto
+  src/03_hooked/event.proto src/07_distributed/parameter_server.proto
 
-# Compiles one source to an object under ${out}/obj unless it is newer already. Library code
+# The object file of one source, under ${out}/obj.
+object_of() { echo "${out}/obj/${1//\//_}.o"; }
+
+# Compiles the sources whose objects are missing or older than the source or any header, as
+# many at once as there are cores (stage 07's target needs all of stage 01). Library code
 # gets coverage instrumentation without libFuzzer's main (fuzzer-no-link).
-compile() {
-  local src="$1" obj="${out}/obj/${1//\//_}.o"
-  if [ ! -f "${obj}" ] || [ "${src}" -nt "${obj}" ] || [ -n "$(find src tests/fuzz -newer "${obj}" -name '*.h' | head -1)" ]; then
-    "${CXX}" "${CXXFLAGS[@]}" -fsanitize=fuzzer-no-link -c "${src}" -o "${obj}"
-  fi
-  echo "${obj}"
+compile_all() {
+  local src obj failed=0
+  for src in "$@"; do
+    obj="$(object_of "${src}")"
+    if [ ! -f "${obj}" ] || [ "${src}" -nt "${obj}" ] ||
+       [ -n "$(find src tests/fuzz -newer "${obj}" -name '*.h' | head -1)" ]; then
+      while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n || failed=1; done
+      "${CXX}" "${CXXFLAGS[@]}" -fsanitize=fuzzer-no-link -c "${src}" -o "${obj}" &
+    fi
+  done
+  while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n || failed=1; done
+  return "${failed}"
 }
 
 status=0
 for target in "$@"; do
   [ -n "${SOURCES[${target}]:-}" ] || { echo "fuzz.sh: unknown target ${target}"; exit 2; }
+  sources=(${SOURCES[${target}]} "tests/fuzz/${target}.cc")
+  compile_all "${sources[@]}" || { echo "fuzz.sh: ${target} does not compile"; exit 2; }
   objs=()
-  for src in ${SOURCES[${target}]} "tests/fuzz/${target}.cc"; do objs+=("$(compile "${src}")"); done
+  for src in "${sources[@]}"; do objs+=("$(object_of "${src}")"); done
   "${CXX}" "${CXXFLAGS[@]}" -fsanitize=fuzzer "${objs[@]}" ${LIBS[${target}]:-} -o "${out}/${target}"
 
   scratch="${out}/corpus/${target}"

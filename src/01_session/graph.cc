@@ -13,6 +13,10 @@ Operation* Graph::AddOperation(const std::string& type, const std::string& name,
   // Compute the name first (without claiming it) so every error below can name the op.
   const std::string base = name.empty() ? type : name;
   const std::string scoped = name_scope_.empty() ? base : name_scope_ + "/" + base;
+  if (def.num_inputs >= 0 && static_cast<int>(inputs.size()) != def.num_inputs) {
+    throw ValueError("Op '" + scoped + "' (" + type + ") takes " + std::to_string(def.num_inputs) +
+                     " inputs, got " + std::to_string(inputs.size()));
+  }
   for (const Output& in : inputs) {
     if (in.op() == nullptr) throw ValueError("Op '" + scoped + "' got a null input");
     if (in.graph() != this) {

@@ -25,9 +25,9 @@ namespace mts {
 
 /// What a shape function sees of an op under construction, and where it writes the outputs.
 struct ShapeContext {
-  const std::string& op_name;       ///< The (unique) name the op will get.
-  const std::vector<Output>& inputs;  ///< Data inputs, with their dtypes and static shapes.
-  const AttrMap& attrs;               ///< Attributes given to the op.
+  const std::string& op_name;              ///< The (unique) name the op will get.
+  const std::vector<Output>& inputs;       ///< Data inputs, with their dtypes and static shapes.
+  const AttrMap& attrs;                    ///< Attributes given to the op.
   std::vector<DataType> output_dtypes;     ///< To fill: one dtype per output.
   std::vector<TensorShape> output_shapes;  ///< To fill: one static shape per output.
 
@@ -68,7 +68,7 @@ using ResourceFactoryFn = std::shared_ptr<ResourceBase> (*)(const Operation& own
 
 /// The registered definition of one op type.
 struct OpDef {
-  std::string type;      ///< "MatMul", "VariableV2", ...
+  std::string type;            ///< "MatMul", "VariableV2", ...
   ShapeFn shape_fn = nullptr;  ///< Build-time dtype and shape inference.
   KernelFn kernel = nullptr;   ///< Run-time computation.
   /// Kept state or effects beyond its outputs (variables, random ops, queues).
@@ -80,6 +80,10 @@ struct OpDef {
   /// optimizer's variable and slots) rather than values: they are not materialised, and the
   /// kernel reaches each producer's resource through `ref_resource<T>(i)`.
   int num_ref_inputs = 0;
+  /// How many inputs the op takes, or -1 if any number (Graph::AddOperation checks it). Ops
+  /// built only through their typed functions get their inputs right by construction; those
+  /// whose inputs can come from outside, as a parameter server's updates do, declare it.
+  int num_inputs = -1;
   /// Every input is a reference (ReportUninitializedVariables): the kernel sees each input
   /// as the variable's current value, possibly unset, and must not keep it.
   bool all_inputs_are_refs = false;

@@ -16,8 +16,8 @@ template <int kNumRefs, int kGradInput>
 void ApplyShape(ShapeContext& ctx) {
   const Output& var = ctx.inputs[0];
   if (!IsFloating(var.dtype())) {
-    throw TypeError("'" + ctx.op_name + "' updates float variables only; '" +
-                    var.op()->name() + "' is " + DataTypeName(var.dtype()));
+    throw TypeError("'" + ctx.op_name + "' updates float variables only; '" + var.op()->name() +
+                    "' is " + DataTypeName(var.dtype()));
   }
   for (int i = 0; i < static_cast<int>(ctx.inputs.size()); ++i) {
     const Output& in = ctx.inputs[i];
@@ -39,10 +39,11 @@ void ApplyShape(ShapeContext& ctx) {
   ctx.AddOutput(var.dtype(), var.shape());
 }
 
-OpDef ApplyDef(const char* type, ShapeFn shape, KernelFn kernel, int num_refs) {
+OpDef ApplyDef(const char* type, ShapeFn shape, KernelFn kernel, int num_refs, int num_inputs) {
   OpDef def{type, shape, kernel};
   def.stateful = true;
   def.num_ref_inputs = num_refs;
+  def.num_inputs = num_inputs;
   return def;
 }
 
@@ -75,8 +76,8 @@ void ApplyGradientDescentKernel(OpKernelContext& ctx) {
   ctx.set_output(0, w);
 }
 // [mts:apply-gradient-descent-end]
-const OpRegistration apply_gd_op(
-    ApplyDef("ApplyGradientDescent", ApplyShape<1, 2>, ApplyGradientDescentKernel, 1));
+const OpRegistration apply_gd_op(ApplyDef("ApplyGradientDescent", ApplyShape<1, 2>,
+                                          ApplyGradientDescentKernel, 1, 3));
 
 // ---- ApplyMomentum(var, accum, lr, grad, momentum) -------------------------------------------
 
@@ -106,8 +107,8 @@ void ApplyMomentumKernel(OpKernelContext& ctx) {
   });
   ctx.set_output(0, w);
 }
-const OpRegistration apply_momentum_op(
-    ApplyDef("ApplyMomentum", ApplyShape<2, 3>, ApplyMomentumKernel, 2));
+const OpRegistration apply_momentum_op(ApplyDef("ApplyMomentum", ApplyShape<2, 3>,
+                                                ApplyMomentumKernel, 2, 5));
 
 // ---- ApplyAdam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad) --------
 
@@ -136,7 +137,7 @@ void ApplyAdamKernel(OpKernelContext& ctx) {
   });
   ctx.set_output(0, w);
 }
-const OpRegistration apply_adam_op(ApplyDef("ApplyAdam", ApplyShape<3, 9>, ApplyAdamKernel, 3));
+const OpRegistration apply_adam_op(ApplyDef("ApplyAdam", ApplyShape<3, 9>, ApplyAdamKernel, 3, 10));
 
 Output RefOf(const Variable& v) { return v.op()->output(0); }
 

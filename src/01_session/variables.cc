@@ -73,10 +73,10 @@ void AssignShape(ShapeContext& ctx) {
 void CheckRunTimeShape(OpKernelContext& ctx, const Tensor& value) {
   const Output& ref = ctx.op().input(0);
   if (value.shape() != ref.shape()) {
-    throw InvalidArgumentError("Assign requires shapes of both tensors to match. lhs shape= " +
-                                   ref.shape().ToString() +
-                                   " rhs shape= " + value.shape().ToString(),
-                               ctx.op().name());
+    throw InvalidArgumentError(
+        "Assign requires shapes of both tensors to match. lhs shape= " + ref.shape().ToString() +
+            " rhs shape= " + value.shape().ToString(),
+        ctx.op().name());
   }
 }
 
@@ -122,6 +122,7 @@ OpDef AssignDef(const char* type, ShapeFn shape, KernelFn kernel) {
   OpDef def{type, shape, kernel};
   def.stateful = true;
   def.num_ref_inputs = 1;
+  def.num_inputs = 2;
   return def;
 }
 const OpRegistration assign_op(AssignDef("Assign", AssignShape, AssignKernel));
@@ -177,8 +178,7 @@ VariableOptions NamedOptions(const std::string& name) {
 void Variable::Build(const Output& initial_value, const VariableOptions& options) {
   if (!initial_value.shape().IsFullyDefined()) {
     throw ValueError("initial_value of variable '" + options.name +
-                     "' must have a fully defined shape, got " +
-                     initial_value.shape().ToString());
+                     "' must have a fully defined shape, got " + initial_value.shape().ToString());
   }
   Graph& g = *initial_value.graph();
   // TensorFlow's layout: a scope "w/" holds the helpers, and the variable op takes the
@@ -194,9 +194,8 @@ void Variable::Build(const Output& initial_value, const VariableOptions& options
 
   std::vector<std::string> collections = options.collections;
   if (collections.empty()) collections.push_back(GraphKeys::kGlobalVariables);
-  if (options.trainable &&
-      std::find(collections.begin(), collections.end(), GraphKeys::kTrainableVariables) ==
-          collections.end()) {
+  if (options.trainable && std::find(collections.begin(), collections.end(),
+                                     GraphKeys::kTrainableVariables) == collections.end()) {
     collections.push_back(GraphKeys::kTrainableVariables);
   }
   for (const std::string& key : collections) g.AddToCollection(key, *this);
@@ -212,8 +211,7 @@ Variable::Variable(const Tensor& initial_value, const VariableOptions& options) 
   // would leak a stray op, so build the constant inside the scope directly.
   Graph& g = GetDefaultGraph();
   NameScope scope(g, options.name);
-  Output init = g.AddOperation("Const", "initial_value", {}, {{"value", initial_value}})
-                    ->output(0);
+  Output init = g.AddOperation("Const", "initial_value", {}, {{"value", initial_value}})->output(0);
   VariableOptions exact = options;
   exact.name = scope.name() + "/";  // Re-enter the same scope instead of making "w_1".
   Build(init, exact);
@@ -266,8 +264,7 @@ std::vector<Variable> LocalVariables(Graph* graph) {
   return OrDefault(graph).GetCollection<Variable>(GraphKeys::kLocalVariables);
 }
 
-Operation* VariablesInitializer(const std::vector<Variable>& variables,
-                                const std::string& name) {
+Operation* VariablesInitializer(const std::vector<Variable>& variables, const std::string& name) {
   if (variables.empty()) return NoOp(name);
   std::vector<Operation*> initializers;
   for (const Variable& v : variables) initializers.push_back(v.initializer());
@@ -276,9 +273,7 @@ Operation* VariablesInitializer(const std::vector<Variable>& variables,
 
 Operation* GlobalVariablesInitializer() { return VariablesInitializer(GlobalVariables(), "init"); }
 
-Operation* LocalVariablesInitializer() {
-  return VariablesInitializer(LocalVariables(), "init");
-}
+Operation* LocalVariablesInitializer() { return VariablesInitializer(LocalVariables(), "init"); }
 
 Output IsVariableInitialized(const Variable& variable, const std::string& name) {
   return variable.graph()

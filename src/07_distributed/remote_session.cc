@@ -1,8 +1,10 @@
 #include "src/07_distributed/remote_session.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <unordered_set>
 #include <utility>
+#include <vector>
 
 #include "src/01_session/errors.h"
 #include "src/01_session/execution_plan.h"
@@ -20,12 +22,6 @@ namespace {
 constexpr char kPrefix[] = "grpc://";
 
 std::string TaskName(int task) { return "/job:ps/task:" + std::to_string(task); }
-
-void FillSpec(const Operation& variable, distributed::VariableSpec* spec) {
-  spec->set_name(variable.name());
-  spec->set_dtype(static_cast<int>(variable.output_dtype(0)));
-  for (int64_t d : variable.output_shape(0).dims()) spec->add_dims(d);
-}
 
 std::unique_ptr<Session> MakeRemoteSession(Graph* graph, const SessionOptions& options) {
   return std::make_unique<RemoteSession>(graph, options, ClusterOfTarget(options.target));
@@ -138,7 +134,7 @@ void RemoteSession::ReadPlaced(const StepPlan& plan) {
   for (const auto& [task, variables] : plan.reads) {
     distributed::ReadVariablesRequest request;
     request.set_incarnation(incarnations_.at(task));
-    for (const Operation* v : variables) FillSpec(*v, request.add_variables());
+    for (const Operation* v : variables) EncodeVariableSpec(*v, request.add_variables());
     const distributed::ReadVariablesResponse response = clients_.at(task)->Read(request);
     {
       std::lock_guard<std::mutex> lock(stats_mu_);
@@ -151,10 +147,9 @@ void RemoteSession::ReadPlaced(const StepPlan& plan) {
     }
     // The local copy of each variable becomes the server's value, or unset.
     for (size_t i = 0; i < variables.size(); ++i) {
-      const distributed::VariableValue& value = response.values(static_cast<int>(i));
+      Tensor decoded = DecodeVariableValue(response.values(static_cast<int>(i)), *variables[i]);
       auto& var = *static_cast<VariableResource*>(
           resources().LookupOrCreate(*variables[i], VariableResource::Create));
-      Tensor decoded = value.initialized() ? DecodeTensor(value.value()) : Tensor();
       std::lock_guard<std::mutex> lock(var.mu);
       var.value = std::move(decoded);
     }
@@ -169,18 +164,11 @@ void RemoteSession::SendUpdates(const StepPlan& plan, const std::vector<Tensor>&
   for (const StepPlan::Writer& writer : plan.writers) {
     distributed::ApplyUpdatesRequest& request = requests[writer.task];
     request.set_incarnation(incarnations_.at(writer.task));
-    distributed::Update* update = request.add_updates();
     const Operation& op = *writer.op;
-    update->set_type(op.type());
-    update->set_op_name(op.name());
-    const int num_refs = op.def().num_ref_inputs;
-    for (int i = 0; i < num_refs; ++i) FillSpec(*op.input(i).op(), update->add_variables());
-    for (int i = num_refs; i < op.num_inputs(); ++i) {
-      EncodeTensor(results[offset + writer.first_extra_fetch + (i - num_refs)],
-                   update->add_inputs());
-    }
-    for (const auto& [name, value] : op.attrs())
-      EncodeAttr(value, &(*update->mutable_attrs())[name]);
+    const auto first =
+        results.begin() + static_cast<std::ptrdiff_t>(offset + writer.first_extra_fetch);
+    const int num_values = op.num_inputs() - op.def().num_ref_inputs;
+    EncodeUpdate(op, std::vector<Tensor>(first, first + num_values), request.add_updates());
   }
   for (const auto& [task, request] : requests) {
     clients_.at(task)->Apply(request);

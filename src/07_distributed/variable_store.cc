@@ -3,6 +3,7 @@
 #include <random>
 
 #include "src/01_session/errors.h"
+#include "src/01_session/op_def.h"
 #include "src/01_session/resource_mgr.h"
 #include "src/01_session/variable_resource.h"
 #include "src/07_distributed/tensor_coding.h"
@@ -17,8 +18,30 @@ uint64_t NewIncarnation() {
   return value;
 }
 
-TensorShape ShapeOf(const distributed::VariableSpec& spec) {
-  return TensorShape(std::vector<int64_t>(spec.dims().begin(), spec.dims().end()));
+// The update's op definition, if it is one a parameter server may run: an op that changes
+// the variables it takes by reference, all of them, and takes a fixed number of inputs.
+// Anything else (an unknown op, a read, a save, a queue op) is refused, so a client's message
+// can only ever do to the variables what a worker's optimizer could.
+const OpDef& UpdateDef(const distributed::Update& update) {
+  const OpDef& def = OpRegistry::Global().Lookup(update.type());  // NotFoundError if unknown.
+  if (def.num_ref_inputs == 0 || def.num_inputs < 0) {
+    throw InvalidArgumentError("On the parameter server, " + update.op_name() + " (" +
+                                   update.type() +
+                                   ") is not an op that updates variables; only ops such as "
+                                   "Assign or ApplyGradientDescent can be sent as updates.",
+                               update.op_name());
+  }
+  if (update.variables_size() != def.num_ref_inputs ||
+      update.variables_size() + update.inputs_size() != def.num_inputs) {
+    throw InvalidArgumentError(
+        "On the parameter server, " + update.op_name() + " (" + update.type() + ") takes " +
+            std::to_string(def.num_ref_inputs) + " variables and " +
+            std::to_string(def.num_inputs - def.num_ref_inputs) + " other inputs, the update has " +
+            std::to_string(update.variables_size()) + " and " +
+            std::to_string(update.inputs_size()) + "; the message is damaged.",
+        update.op_name());
+  }
+  return def;
 }
 
 }  // namespace
@@ -39,8 +62,11 @@ void VariableStore::CheckIncarnation(uint64_t requested) const {
 }
 
 Operation* VariableStore::VariableLocked(const distributed::VariableSpec& spec) {
-  const TensorShape shape = ShapeOf(spec);
-  const auto dtype = static_cast<DataType>(spec.dtype());
+  if (spec.name().empty()) {
+    throw InvalidArgumentError("A variable on the wire has no name; the message is damaged.");
+  }
+  const TensorShape shape = DecodeDims(spec.dims());
+  const DataType dtype = DecodeDtype(spec.dtype());
   auto it = variables_.find(spec.name());
   if (it != variables_.end()) {
     Operation* op = it->second;
@@ -115,6 +141,7 @@ void VariableStore::Apply(const distributed::ApplyUpdatesRequest& request) {
   std::lock_guard<std::mutex> lock(mu_);
   CheckIncarnation(request.incarnation());
   for (const distributed::Update& update : request.updates()) {
+    UpdateDef(update);  // Before anything is decoded or built.
     std::vector<Tensor> inputs;
     for (const auto& proto : update.inputs()) inputs.push_back(DecodeTensor(proto));
     try {

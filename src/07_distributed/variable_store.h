@@ -18,6 +18,10 @@
 // values the worker computed, and run by the store's Session with the same kernel. So the
 // arithmetic of an update happens here, on the current value, as on a TensorFlow PS.
 //
+// Requests are untrusted input: every field is checked before it is used, so a damaged or
+// hostile message gets an error status, never a crash or an allocation its bytes do not pay
+// for (tests/fuzz/ps_message_fuzzer.cc holds the store to that).
+//
 // Thread safety: Read and Apply may be called concurrently (gRPC's threads do); a request is
 // applied atomically with respect to other requests.
 //
@@ -55,10 +59,17 @@ class VariableStore {
   /// \throws AbortedError if the request was made against another incarnation.
   /// \throws InvalidArgumentError if a variable was declared before with another dtype or
   ///   shape.
+  /// \throws DataLossError "the message is damaged" if a variable has no name, an unknown
+  ///   dtype or an impossible shape.
   distributed::ReadVariablesResponse Read(const distributed::ReadVariablesRequest& request);
 
   /// Runs each update, in order, as one atomic batch.
   /// \throws AbortedError if the request was made against another incarnation.
+  /// \throws InvalidArgumentError "is not an op that updates variables" if an update names
+  ///   an op that does not change variables by reference, or gives it the wrong number of
+  ///   variables and inputs: a message can do only what a worker's optimizer could.
+  /// \throws NotFoundError if an update names an unknown op type.
+  /// \throws DataLossError if an input tensor or attribute is malformed.
   /// \throws OpError as the update op raised it (e.g. FailedPreconditionError for an unset
   ///   variable), naming the worker's op. Updates before the failing one stay applied.
   void Apply(const distributed::ApplyUpdatesRequest& request);

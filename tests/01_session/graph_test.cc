@@ -98,9 +98,7 @@ TEST_F(GraphTest, OpsAndScopesShareNames) {
     NameScope dense("dense");
     EXPECT_EQ(dense.name(), "dense_1");
   }
-  {
-    NameScope layer("layer");
-  }
+  { NameScope layer("layer"); }
   EXPECT_EQ(Constant(1.0f, "layer").op()->name(), "layer_1");
 }
 
@@ -174,9 +172,8 @@ TEST_F(GraphTest, LookupByName) {
 // A missing op is a ValueError with TensorFlow's wording.
 TEST_F(GraphTest, MissingNamesRaiseValueErrorWithTensorFlowsWording) {
   Constant(1.0f, "c");
-  ExpectThrowContaining<ValueError>(
-      [&] { g_.GetOperationByName("nope"); },
-      "The name 'nope' refers to an Operation not in the graph.");
+  ExpectThrowContaining<ValueError>([&] { g_.GetOperationByName("nope"); },
+                                    "The name 'nope' refers to an Operation not in the graph.");
   ExpectThrowContaining<ValueError>(
       [&] { g_.GetTensorByName("nope:0"); },
       "The name 'nope:0' refers to a Tensor which does not exist. The operation, 'nope', "
@@ -327,6 +324,20 @@ TEST_F(GraphTest, UnregisteredOpTypeRaisesNotFound) {
   EXPECT_EQ(g_.num_ops(), 0);
 }
 
+// An op that declares its number of inputs (as the update ops a parameter server re-makes
+// from a message do) refuses another number before its shape function sees them.
+TEST_F(GraphTest, AnOpWithAFixedNumberOfInputsRefusesAnotherNumber) {
+  Output c = Constant(1.0f, "c");
+  ExpectThrowContaining<ValueError>([&] { g_.AddOperation("Assign", "a", {c}); },
+                                    "Op 'a' (Assign) takes 2 inputs, got 1");
+  ExpectThrowContaining<ValueError>(
+      [&] {
+        g_.AddOperation("Assign", "a", {c, c, c});
+      },
+      "takes 2 inputs, got 3");
+  EXPECT_EQ(g_.num_ops(), 1);
+}
+
 // ---- Graph membership --------------------------------------------------------------------
 
 // An input from another graph raises ValueError, and the graph is unchanged.
@@ -337,9 +348,8 @@ TEST_F(GraphTest, InputsFromAnotherGraphRaiseValueError) {
     DefaultGraphScope in_other(other);
     foreign = Constant(1.0f, "foreign");
   }
-  ExpectThrowContaining<ValueError>(
-      [&] { g_.AddOperation("Identity", "id", {foreign}); },
-      "the tensor's graph is different from this op's graph");
+  ExpectThrowContaining<ValueError>([&] { g_.AddOperation("Identity", "id", {foreign}); },
+                                    "the tensor's graph is different from this op's graph");
   EXPECT_THROW(g_.AddOperation("NoOp", "n", {}, {}, {foreign.op()}), ValueError);
   EXPECT_EQ(g_.num_ops(), 0);
   EXPECT_EQ(other.num_ops(), 1);

@@ -173,7 +173,9 @@ TEST(TensorCodingTest, TensorsAndAttributesSurviveTheWire) {
   for (const AttrValue& a :
        {AttrValue(true), AttrValue(int64_t{3}), AttrValue(0.5), AttrValue(std::string("s")),
         AttrValue(DataType::kInt64), AttrValue(TensorShape({2, TensorShape::kUnknownDim})),
-        AttrValue(TensorShape::Unknown()), AttrValue(std::vector<int64_t>{1, 2})}) {
+        AttrValue(TensorShape::Unknown()), AttrValue(std::vector<int64_t>{1, 2}),
+        // Empty lists once arrived as "no value" (found by tests/fuzz/ps_message_fuzzer).
+        AttrValue(std::vector<int64_t>{}), AttrValue(std::vector<std::string>{})}) {
     distributed::AttrProto proto;
     EncodeAttr(a, &proto);
     EXPECT_EQ(DecodeAttr(proto).index(), a.index());

@@ -6,18 +6,34 @@
 //   checkpoint_reader_fuzzer   small checkpoints of every dtype, written by SerializeCheckpoint;
 //   checkpoint_state_fuzzer    TensorFlow's own state files (tests/testdata/checkpoint_state);
 //   event_file_reader_fuzzer   small records of TensorFlow's event files
-//                              (tests/testdata/tfevents), whole, framing included.
-// Each target reads its first byte as a mode (odd: repair checksums first, see the targets),
-// so every binary seed is written twice, once per mode. The output is checked in; run this
+//                              (tests/testdata/tfevents), whole, framing included;
+//   ps_message_fuzzer          the messages a worker training a small model with gradient
+//                              descent or Adam sends its parameter server (made by the same
+//                              encoders RemoteSession uses), tensors of every dtype, every
+//                              kind of attribute, and the server's answers.
+// The file targets read their first byte as a mode (odd: repair checksums first, see the
+// targets), so every binary seed is written twice, once per mode; ps_message_fuzzer's first
+// byte also says which message follows. The output is checked in; run this
 // again only when the formats or the test data change.
 #include <cstdint>
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "src/01_session/adam_optimizer.h"
+#include "src/01_session/array_ops.h"
+#include "src/01_session/gradient_descent_optimizer.h"
+#include "src/01_session/graph.h"
+#include "src/01_session/math_ops.h"
+#include "src/01_session/op_def.h"
+#include "src/01_session/training_util.h"
+#include "src/01_session/variables.h"
 #include "src/02_chief_worker/checkpoint_file.h"
 #include "src/03_hooked/record_reader.h"
+#include "src/07_distributed/parameter_server.pb.h"
+#include "src/07_distributed/tensor_coding.h"
 #include "src/platform/file_system.h"
 
 namespace mts {
@@ -86,6 +102,101 @@ void EventSeeds(const std::string& testdata, const std::string& dir, int count,
   }
 }
 
+// ps_message_fuzzer's first byte: the message kind (its enum Message) in bits 1-3, and bit 0
+// set to stamp the store's incarnation into a request.
+enum class PsMessage { kRead, kApply, kTensor, kAttr, kVariableValue };
+
+void WritePsSeed(const std::string& dir, const std::string& name, PsMessage kind,
+                 const google::protobuf::MessageLite& message) {
+  const char mode = static_cast<char>(static_cast<int>(kind) << 1);
+  const std::string bytes = message.SerializeAsString();
+  if (kind == PsMessage::kRead || kind == PsMessage::kApply) {
+    Write(JoinPath(dir, name + "-stale"), std::string(1, mode) + bytes);
+    Write(JoinPath(dir, name + "-stamped"), std::string(1, static_cast<char>(mode | 1)) + bytes);
+  } else {
+    Write(JoinPath(dir, name), std::string(1, mode) + bytes);
+  }
+}
+
+// The requests of one step of a worker whose whole model is on the ps: a read of every
+// variable, and every op that changes one (the initializers' Assigns, then the optimizer's
+// updates and the global step's increment), fed zeros of its inputs' shapes.
+void WriteStepSeeds(const std::string& dir, const std::string& name, const Graph& graph) {
+  distributed::ReadVariablesRequest read;
+  distributed::ApplyUpdatesRequest apply;
+  for (const Operation* op : graph.operations()) {
+    if (op->type() == "VariableV2") EncodeVariableSpec(*op, read.add_variables());
+    if (op->def().num_ref_inputs == 0 || op->def().num_inputs < 0) continue;
+    std::vector<Tensor> inputs;
+    for (int i = op->def().num_ref_inputs; i < op->num_inputs(); ++i) {
+      inputs.push_back(Tensor::Zeros(op->input(i).dtype(), op->input(i).shape()));
+    }
+    EncodeUpdate(*op, inputs, apply.add_updates());
+  }
+  WritePsSeed(dir, name + "-read", PsMessage::kRead, read);
+  WritePsSeed(dir, name + "-apply", PsMessage::kApply, apply);
+}
+
+void PsMessageSeeds(const std::string& dir) {
+  DefaultFileSystem()->CreateDirectories(dir);
+  for (const bool adam : {false, true}) {
+    Graph graph;
+    DefaultGraphScope scope(graph);
+    Variable w(Tensor::Vector<float>({1, 2}), "w");
+    Variable b(Tensor::Scalar<double>(0.5), "b");
+    Variable global_step = GetOrCreateGlobalStep();
+    const Output loss = ReduceSum(Mul(w.value(), w.value()));
+    if (adam) {
+      AdamOptimizer(0.01).Minimize(loss, global_step);
+    } else {
+      GradientDescentOptimizer(0.1).Minimize(loss, global_step);
+      b.AssignAdd(Constant(0.25));
+    }
+    WriteStepSeeds(dir, adam ? "adam" : "gradient-descent", graph);
+  }
+  const std::vector<std::pair<std::string, Tensor>> tensors = {
+      {"float-matrix", Tensor::Matrix<float>({{1.5f, -2}, {3, 4}})},
+      {"int64-scalar", Tensor::Scalar<int64_t>(42)},
+      {"double-vector", Tensor::Vector<double>({0.25})},
+      {"int32-vector", Tensor::Vector<int32_t>({-7, 8})},
+      {"bool-vector", Tensor::Vector<bool>({true, false})},
+      {"string-vector", Tensor::Vector<std::string>({"ab", ""})},
+      {"empty", Tensor::Zeros(DataType::kFloat, {0})},
+  };
+  for (const auto& [name, tensor] : tensors) {
+    distributed::TensorProto proto;
+    EncodeTensor(tensor, &proto);
+    WritePsSeed(dir, "tensor-" + name, PsMessage::kTensor, proto);
+  }
+  const std::vector<std::pair<std::string, AttrValue>> attrs = {
+      {"bool", true},
+      {"int", int64_t{-3}},
+      {"float", 0.5},
+      {"string", std::string("w/Adam")},
+      {"dtype", DataType::kInt64},
+      {"shape", TensorShape({-1, 3})},
+      {"unknown-shape", TensorShape::Unknown()},
+      {"tensor", Tensor::Vector<float>({1, 2})},
+      {"int-list", std::vector<int64_t>{0, 1}},
+      {"string-list", std::vector<std::string>{"a", "bc"}},
+  };
+  for (const auto& [name, value] : attrs) {
+    distributed::AttrProto proto;
+    EncodeAttr(value, &proto);
+    WritePsSeed(dir, "attr-" + name, PsMessage::kAttr, proto);
+  }
+  // The answers for the fuzzer's worker variable, float32 [2]: a value, none, another shape.
+  distributed::VariableValue value;
+  value.set_name("w");
+  WritePsSeed(dir, "value-unset", PsMessage::kVariableValue, value);
+  value.set_initialized(true);
+  EncodeTensor(Tensor::Vector<float>({3, 4}), value.mutable_value());
+  WritePsSeed(dir, "value-set", PsMessage::kVariableValue, value);
+  value.clear_value();
+  EncodeTensor(Tensor::Vector<float>({3, 4, 5}), value.mutable_value());
+  WritePsSeed(dir, "value-wrong-shape", PsMessage::kVariableValue, value);
+}
+
 }  // namespace
 }  // namespace mts
 
@@ -100,6 +211,7 @@ int main(int argc, char** argv) {
   mts::StateSeeds("tests/testdata/checkpoint_state", mts::JoinPath(out, "checkpoint_state_fuzzer"));
   mts::EventSeeds("tests/testdata/tfevents", mts::JoinPath(out, "event_file_reader_fuzzer"), 8,
                   1024);
+  mts::PsMessageSeeds(mts::JoinPath(out, "ps_message_fuzzer"));
   std::cout << "seed corpora written under " << out << "\n";
   return 0;
 }
