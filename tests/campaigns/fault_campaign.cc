@@ -83,6 +83,7 @@ class RestartingPs {
   // The master of the chief's sessions: a RemoteSession whose only ps task is this server.
   std::string target() const { return "grpc://" + address_; }
 
+  // [mts:fault-campaign-ps-restart]
   // Before a raw run: kills the ps if the schedule says so. Aborted: a new ps starts at once
   // and the run meets its new incarnation. Unavailable: it stays down, so the run finds no
   // server, and so does the next session creation (BeforeCreation).
@@ -104,6 +105,7 @@ class RestartingPs {
     }
     Start();
   }
+  // [mts:fault-campaign-ps-restart-end]
 
   // Counts an error a RemoteSession raised, by code.
   void Saw(const OpError& error) { ++errors_[error.code()]; }
@@ -113,12 +115,14 @@ class RestartingPs {
   const std::map<ErrorCode, int64_t>& errors() const { return errors_; }
 
  private:
+  // [mts:fault-campaign-ps-start]
   void Start() {
     server_ = std::make_unique<Server>(ClusterSpec({{"ps", {address_}}}), "ps", 0);
     address_ = "127.0.0.1:" + std::to_string(server_->port());  // Port 0 the first time only.
     ++incarnations_;
     refused_a_creation_ = false;
   }
+  // [mts:fault-campaign-ps-start-end]
 
   std::shared_ptr<FaultSchedule> schedule_;
   std::string address_ = "127.0.0.1:0";

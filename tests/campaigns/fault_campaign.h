@@ -20,8 +20,9 @@
 // stack is MonitoredSession with MonitoredTrainingSession's own default hooks
 // (MonitoredTrainingSessionHooks: a CheckpointSaverHook every `save_every` steps), the
 // model and loop are the main example's, and faults strike all eight phases at once, each
-// phase with its own schedule at `rate` of its calls. "Raw runs" are every run of the session
-// below the hooks: the loop's reads of the global step, the train step, the saver's reads.
+// phase with its own schedule at `rate` of its calls (the ps restarts at `ps_restart_rate`,
+// by default the same). "Raw runs" are every run of the session below the hooks: the loop's
+// reads of the global step, the train step, the saver's reads.
 //
 // The eighth phase is not an injected error but a real failure: the faulty run is a
 // distributed job (stage 07) whose global variables, the optimizer's slots and the global
@@ -50,7 +51,9 @@
 // closing does not recover (TensorFlow's does not either), and a job that failed its close
 // would restart from its last checkpoint, which is crash_campaign's subject.
 //
-// Thread safety: one call at a time (it uses the default graph of the calling thread).
+// Thread safety: one call at a time (it uses the default graph of the calling thread); the
+// parameter server takes a free port of 127.0.0.1, so campaigns in different processes may
+// run side by side.
 #ifndef MTS_TESTS_CAMPAIGNS_FAULT_CAMPAIGN_H_
 #define MTS_TESTS_CAMPAIGNS_FAULT_CAMPAIGN_H_
 
