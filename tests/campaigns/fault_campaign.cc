@@ -15,6 +15,9 @@
 #include "src/03_hooked/wrapped_session.h"
 #include "src/06_monitored/monitored_session.h"
 #include "src/06_monitored/monitored_training_session.h"
+#include "src/07_distributed/cluster_spec.h"
+#include "src/07_distributed/replica_device_setter.h"
+#include "src/07_distributed/server.h"
 #include "src/platform/file_system.h"
 #include "tests/campaigns/campaign_training.h"
 #include "tests/testing/fault_injection.h"
@@ -67,10 +70,97 @@ class RestoreCheckHook : public SessionRunHook {
   Output global_step_;
 };
 
-// The schedules of the seven phases, bottom of the stack first.
+// The distributed run's parameter server, /job:ps/task:0: a Server in this process on a port
+// of 127.0.0.1 that stays the same across restarts, as a restarted ps task keeps its address
+// in the cluster spec. Killed and started again as its schedule says; each restart loses all
+// the variables the ps held. Also tallies the errors the sessions got from it.
+class RestartingPs {
+ public:
+  explicit RestartingPs(std::shared_ptr<FaultSchedule> schedule) : schedule_(std::move(schedule)) {
+    Start();
+  }
+
+  // The master of the chief's sessions: a RemoteSession whose only ps task is this server.
+  std::string target() const { return "grpc://" + address_; }
+
+  // [mts:fault-campaign-ps-restart]
+  // Before a raw run: kills the ps if the schedule says so. Aborted: a new ps starts at once
+  // and the run meets its new incarnation. Unavailable: it stays down, so the run finds no
+  // server, and so does the next session creation (BeforeCreation).
+  void BeforeRawRun() {
+    const std::optional<ErrorCode> restart = schedule_->Next();
+    if (!restart) return;
+    ++restarts_;
+    server_.reset();  // Its VariableStore, every variable the job had, is gone.
+    if (*restart == ErrorCode::kAborted) Start();
+  }
+
+  // Before a session creation: a ps that is down lets one creation find it down (the
+  // RemoteSession's UnavailableError, which RecoverableSession retries), then comes back.
+  void BeforeCreation() {
+    if (server_ != nullptr) return;
+    if (!refused_a_creation_) {
+      refused_a_creation_ = true;
+      return;
+    }
+    Start();
+  }
+  // [mts:fault-campaign-ps-restart-end]
+
+  // Counts an error a RemoteSession raised, by code.
+  void Saw(const OpError& error) { ++errors_[error.code()]; }
+
+  int64_t restarts() const { return restarts_; }
+  int64_t incarnations() const { return incarnations_; }
+  const std::map<ErrorCode, int64_t>& errors() const { return errors_; }
+
+ private:
+  // [mts:fault-campaign-ps-start]
+  void Start() {
+    server_ = std::make_unique<Server>(ClusterSpec({{"ps", {address_}}}), "ps", 0);
+    address_ = "127.0.0.1:" + std::to_string(server_->port());  // Port 0 the first time only.
+    ++incarnations_;
+    refused_a_creation_ = false;
+  }
+  // [mts:fault-campaign-ps-start-end]
+
+  std::shared_ptr<FaultSchedule> schedule_;
+  std::string address_ = "127.0.0.1:0";
+  std::unique_ptr<Server> server_;
+  bool refused_a_creation_ = false;
+  int64_t restarts_ = 0;
+  int64_t incarnations_ = 0;
+  std::map<ErrorCode, int64_t> errors_;
+};
+
+// The bottom of the distributed run's stack: gives the ps its chance to die before each raw
+// run, and tallies the errors the RemoteSession below raises.
+class PsRestartingSession : public WrappedSession {
+ public:
+  PsRestartingSession(std::unique_ptr<SessionInterface> inner, RestartingPs* ps)
+      : WrappedSession(std::move(inner)), ps_(ps) {}
+
+  using WrappedSession::Run;
+  std::vector<Tensor> Run(const std::vector<Output>& fetches, const FeedDict& feeds,
+                          const std::vector<Operation*>& targets, const RunOptions& options,
+                          RunMetadata* run_metadata) override {
+    ps_->BeforeRawRun();
+    try {
+      return WrappedSession::Run(fetches, feeds, targets, options, run_metadata);
+    } catch (const OpError& error) {
+      ps_->Saw(error);
+      throw;
+    }
+  }
+
+ private:
+  RestartingPs* ps_;
+};
+
+// The schedules of the eight phases, bottom of the stack first.
 struct Schedules {
   std::shared_ptr<FaultSchedule> creation, raw_before, raw_after, after_create_session, before_run,
-      after_run, thread;
+      after_run, thread, ps_restart;
 
   std::vector<std::pair<std::string, FaultSchedule*>> Named() const {
     return {{"creation", creation.get()},
@@ -79,14 +169,18 @@ struct Schedules {
             {"after_create_session", after_create_session.get()},
             {"before_run", before_run.get()},
             {"after_run", after_run.get()},
-            {"input thread (coordinator)", thread.get()}};
+            {"input thread (coordinator)", thread.get()},
+            {"ps restart, before a raw run", ps_restart.get()}};
   }
 };
 
-Schedules MakeSchedules(double rate, uint64_t seed) {
+Schedules MakeSchedules(double rate, double ps_restart_rate, uint64_t seed) {
   const std::vector<ErrorCode> preemptions = {ErrorCode::kAborted, ErrorCode::kUnavailable};
-  auto random = [&](uint64_t i) { return FaultSchedule::Random(rate, preemptions, seed + i); };
-  return {random(0), random(1), random(2), random(3), random(4), random(5), random(6)};
+  auto random = [&](uint64_t i, double r) {
+    return FaultSchedule::Random(r, preemptions, seed + i);
+  };
+  return {random(0, rate), random(1, rate), random(2, rate), random(3, rate),
+          random(4, rate), random(5, rate), random(6, rate), random(7, ps_restart_rate)};
 }
 
 // What one run of the campaign's training did.
@@ -102,14 +196,21 @@ struct RunResult {
 };
 
 // Trains the spirals to `options.steps` in `dir` through MonitoredSession, with the faults
-// `schedules` inject (a rate of 0 injects none).
+// `schedules` inject (a rate of 0 injects none), on the parameter server `ps` if not null
+// (else in an in-process Session).
 // [mts:fault-campaign-06-stack]
 RunResult Train(const FaultCampaignOptions& options, const std::string& dir,
-                const Schedules& faults) {
+                const Schedules& faults, RestartingPs* ps) {
   const auto start = std::chrono::steady_clock::now();
   Graph graph;
   DefaultGraphScope as_default(graph);
-  SpiralsModel model = BuildSpiralsModel(kCampaignLearningRate);
+  SpiralsModel model;
+  {
+    // On a ps, every global variable lives there: the weights, Adam's slots, the step.
+    std::optional<ReplicaDeviceSetter> on_ps;
+    if (ps != nullptr) on_ps.emplace(/*ps_tasks=*/1);
+    model = BuildSpiralsModel(kCampaignLearningRate);
+  }
   SpiralsBatches batches(SpiralsTrainingData(), kCampaignBatchSize, kCampaignBatchSeed);
   RunResult result;
 
@@ -131,12 +232,24 @@ RunResult Train(const FaultCampaignOptions& options, const std::string& dir,
   auto scaffold = std::make_shared<Scaffold>();
   MonitoredSession::Hooks hooks = MonitoredTrainingSessionHooks(training, scaffold);
 
-  // The creator MonitoredTrainingSession would use, wrapped in the faulty layers.
-  auto chief = std::make_shared<ChiefSessionCreator>(scaffold, "", dir);
+  // The creator MonitoredTrainingSession would use (its master the ps, if any), wrapped in
+  // the faulty layers.
+  auto chief = std::make_shared<ChiefSessionCreator>(scaffold, ps ? ps->target() : "", dir);
   auto counted = std::make_shared<FunctionSessionCreator>([&] {
+    std::unique_ptr<SessionInterface> raw;
+    if (ps == nullptr) {
+      raw = chief->CreateSession();
+    } else {
+      ps->BeforeCreation();
+      try {
+        raw = std::make_unique<PsRestartingSession>(chief->CreateSession(), ps);
+      } catch (const OpError& error) {  // The ps was down: a real UnavailableError.
+        ps->Saw(error);
+        throw;
+      }
+    }
     ++result.sessions_created;
-    return std::make_unique<TrainOpCounter>(chief->CreateSession(), model.train_op,
-                                            &result.train_ops_run);
+    return std::make_unique<TrainOpCounter>(std::move(raw), model.train_op, &result.train_ops_run);
   });
   auto before = std::make_shared<FaultySessionCreator>(counted, faults.creation, faults.raw_before,
                                                        FaultTiming::kBeforeRun);
@@ -159,15 +272,27 @@ RunResult Train(const FaultCampaignOptions& options, const std::string& dir,
   return result;
 }
 
+// "ABORTED 3, UNAVAILABLE 2", or "" for none.
+std::string CodeCounts(const std::map<ErrorCode, int64_t>& counts) {
+  std::string text;
+  for (const auto& [code, count] : counts) {
+    text +=
+        std::string(text.empty() ? "" : ", ") + ErrorCodeName(code) + " " + std::to_string(count);
+  }
+  return text;
+}
+
 }  // namespace
 
 FaultCampaignReport RunFaultCampaign(const FaultCampaignOptions& options) {
   const RunResult fault_free =
       Train(options, FreshDirectory(JoinPath(options.work_dir, "fault_free")),
-            MakeSchedules(0.0, options.seed));
-  const Schedules faults = MakeSchedules(options.rate, options.seed);
+            MakeSchedules(0.0, 0.0, options.seed), /*ps=*/nullptr);
+  const Schedules faults =
+      MakeSchedules(options.rate, options.ps_restart_rate.value_or(options.rate), options.seed);
+  RestartingPs ps(faults.ps_restart);
   const RunResult faulty =
-      Train(options, FreshDirectory(JoinPath(options.work_dir, "faulty")), faults);
+      Train(options, FreshDirectory(JoinPath(options.work_dir, "faulty")), faults, &ps);
 
   FaultCampaignReport report;
   for (const auto& [phase, schedule] : faults.Named()) {
@@ -179,6 +304,9 @@ FaultCampaignReport RunFaultCampaign(const FaultCampaignOptions& options) {
   report.train_ops_run = faulty.train_ops_run;
   report.fault_free_train_ops_run = fault_free.train_ops_run;
   report.sessions_created = faulty.sessions_created;
+  report.ps_restarts = ps.restarts();
+  report.ps_incarnations = ps.incarnations();
+  report.ps_errors = ps.errors();
   report.restores_checked = faulty.restores_checked;
   report.restore_mismatches = faulty.restore_mismatches + fault_free.restore_mismatches;
   if (faulty.final_checkpoint.empty() || fault_free.final_checkpoint.empty()) {
@@ -195,25 +323,29 @@ FaultCampaignReport RunFaultCampaign(const FaultCampaignOptions& options) {
 void PrintFaultCampaignReport(const FaultCampaignOptions& options, const FaultCampaignReport& r,
                               std::ostream& out) {
   out << std::fixed << std::setprecision(2) << "fault campaign: " << options.steps
-      << " steps of the spirals through MonitoredSession, checkpoint every " << options.save_every
-      << " steps; every phase fails " << options.rate * 100 << "% of its calls (seed "
+      << " steps of the spirals through MonitoredSession, variables on a parameter server over "
+         "gRPC, checkpoint every "
+      << options.save_every << " steps; every phase fails " << options.rate * 100
+      << "% of its calls, the ps is killed before "
+      << options.ps_restart_rate.value_or(options.rate) * 100 << "% of the raw runs (seed "
       << options.seed << ")\n"
       << "faults injected and survived, by phase:\n";
   for (const PhaseFaults& phase : r.phases) {
     int64_t total = 0;
-    std::string codes;
-    for (const auto& [code, count] : phase.faults) {
-      total += count;
-      codes += std::string(codes.empty() ? "" : ", ") + ErrorCodeName(code) + " " +
-               std::to_string(count);
-    }
+    for (const auto& [code, count] : phase.faults) total += count;
+    const std::string codes = CodeCounts(phase.faults);
     out << "  " << std::left << std::setw(30) << phase.phase << std::right << std::setw(6) << total
         << " of " << std::setw(6) << phase.calls << " calls"
         << (codes.empty() ? "" : " (" + codes + ")") << "\n";
   }
   const int64_t redone = r.train_ops_run - r.fault_free_train_ops_run;
+  const std::string ps_errors = CodeCounts(r.ps_errors);
   out << "  total                         " << std::setw(6) << r.faults << "\n"
-      << "raw sessions created: " << r.sessions_created << "\n"
+      << "parameter server restarts survived: " << r.ps_restarts << " (the ps started "
+      << r.ps_incarnations << " times, empty each time); errors the sessions got from the ps: "
+      << (ps_errors.empty() ? "none" : ps_errors) << "\n"
+      << "raw sessions created: " << r.sessions_created
+      << " (re-created: " << std::max<int64_t>(0, r.sessions_created - 1) << ")\n"
       << "final step: " << r.final_step << " of " << options.steps << "\n"
       << "train steps executed: " << r.train_ops_run
       << " (fault-free: " << r.fault_free_train_ops_run << "), steps redone: " << redone << " ("

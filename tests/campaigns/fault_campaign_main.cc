@@ -1,10 +1,12 @@
 // fault_campaign: the fault campaign as one command (fault_campaign.h says what it does).
 //
 //   bazel run //tests/campaigns:fault_campaign -- --steps=5000 --rate=0.005
+//   bazel run //tests/campaigns:fault_campaign -- --ps_restart_rate=0.02   # more ps restarts
 //
-// Prints the faults injected by phase and code, the work redone, and whether the final
-// model equals the fault-free run's bit for bit. Exits 0 if training reached its last step,
-// no session lost a saved step, and the two models are equal.
+// Prints the faults injected by phase and code, the parameter-server restarts survived, the
+// work redone, and whether the final model equals the fault-free run's bit for bit. Exits 0
+// if training reached its last step, no session lost a saved step, and the two models are
+// equal.
 #include <cstdlib>
 #include <exception>
 #include <iostream>
@@ -18,14 +20,18 @@
 ABSL_FLAG(int64_t, steps, 5000, "The step both runs train to.");
 ABSL_FLAG(int64_t, save_every, 20, "Checkpoint period, in steps.");
 ABSL_FLAG(double, rate, 0.005, "Share of each phase's calls that fail.");
+ABSL_FLAG(double, ps_restart_rate, -1,
+          "Share of the raw runs before which the parameter server is killed and restarted "
+          "(negative: --rate).");
 ABSL_FLAG(uint64_t, seed, 12, "Seeds the fault schedules.");
 ABSL_FLAG(std::string, work_dir, "",
           "Where the two runs' checkpoints go (default: $TMPDIR/mts_fault_campaign).");
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
-      "Trains through MonitoredSession while random Aborted/Unavailable errors strike every "
-      "phase, and compares the result with a fault-free run.");
+      "Trains through MonitoredSession, its variables on a parameter server, while random "
+      "Aborted/Unavailable errors strike every phase and the parameter server is killed and "
+      "restarted, and compares the result with a fault-free run.");
   absl::ParseCommandLine(argc, argv);
   // Every recovery is logged at INFO; the figures below are the story.
   setenv("MTS_MIN_LOG_LEVEL", "2", /*overwrite=*/1);
@@ -33,6 +39,9 @@ int main(int argc, char** argv) {
   options.steps = absl::GetFlag(FLAGS_steps);
   options.save_every = absl::GetFlag(FLAGS_save_every);
   options.rate = absl::GetFlag(FLAGS_rate);
+  if (absl::GetFlag(FLAGS_ps_restart_rate) >= 0) {
+    options.ps_restart_rate = absl::GetFlag(FLAGS_ps_restart_rate);
+  }
   options.seed = absl::GetFlag(FLAGS_seed);
   options.work_dir = absl::GetFlag(FLAGS_work_dir);
   if (options.work_dir.empty()) {
