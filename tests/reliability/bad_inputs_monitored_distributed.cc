@@ -13,6 +13,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
