@@ -77,7 +77,9 @@ std::pair<std::unique_ptr<Session>, bool> SessionManager::RestoreCheckpoint(
   // TensorFlow makes the session first and validates afterwards, so this mistake leaves an
   // open session behind. mts checks before making anything.
   if (!checkpoint_dir.empty() && !checkpoint_filename_with_path.empty()) {
-    throw ValueError("Can not provide both checkpoint_dir and checkpoint_filename_with_path.");
+    throw ValueError(
+        "Can not provide both checkpoint_dir and checkpoint_filename_with_path. Pass only one: "
+        "the directory restores its latest checkpoint, the path exactly that checkpoint.");
   }
   std::unique_ptr<Session> session = NewSession(master);
   if (saver == nullptr || (checkpoint_dir.empty() && checkpoint_filename_with_path.empty())) {
@@ -144,8 +146,7 @@ std::vector<std::string> SessionManager::RestoreNewestSound(Saver& saver, Sessio
 // [mts:restore-newest-sound-end]
 
 // [mts:ready]
-SessionManager::Readiness SessionManager::Ready(const std::optional<Output>& op,
-                                                Session& session) {
+SessionManager::Readiness SessionManager::Ready(const std::optional<Output>& op, Session& session) {
   Readiness result;
   if (!op) return result;
   try {
@@ -183,15 +184,14 @@ SessionManager::Readiness SessionManager::TryRunLocalInitOp(Session& session) co
 
 // [mts:prepare-session]
 std::unique_ptr<Session> SessionManager::PrepareSession(
-    const std::string& master, Operation* init_op, Saver* saver,
-    const std::string& checkpoint_dir, const std::string& checkpoint_filename_with_path,
-    bool wait_for_checkpoint, double max_wait_secs, const FeedDict& init_feed_dict,
-    const InitFn& init_fn) {
+    const std::string& master, Operation* init_op, Saver* saver, const std::string& checkpoint_dir,
+    const std::string& checkpoint_filename_with_path, bool wait_for_checkpoint,
+    double max_wait_secs, const FeedDict& init_feed_dict, const InitFn& init_fn) {
   // On every error below the unique_ptr closes and frees the session; TensorFlow leaves the
   // half-prepared session open for the garbage collector.
-  auto [session, restored] = RestoreCheckpoint(master, saver, checkpoint_dir,
-                                               checkpoint_filename_with_path,
-                                               wait_for_checkpoint, max_wait_secs);
+  auto [session, restored] =
+      RestoreCheckpoint(master, saver, checkpoint_dir, checkpoint_filename_with_path,
+                        wait_for_checkpoint, max_wait_secs);
   // 1. Restore, or else initialise: a restored model must not be overwritten by init_op.
   if (!restored) {
     if (init_op == nullptr && !init_fn && local_init_op_ == nullptr) {
@@ -205,16 +205,15 @@ std::unique_ptr<Session> SessionManager::PrepareSession(
   const Readiness local = TryRunLocalInitOp(*session);
   if (!local.ready) {
     throw RuntimeError(
-        "Init operations did not make model ready for local_init.  Init op: " +
-        NameOf(init_op) + ", init fn: " + NameOf(init_fn) + ", error: " + local.message);
+        "Init operations did not make model ready for local_init.  Init op: " + NameOf(init_op) +
+        ", init fn: " + NameOf(init_fn) + ", error: " + local.message);
   }
   // 3. Everything set?
   const Readiness model = Ready(ready_op_, *session);
   if (!model.ready) {
-    throw RuntimeError("Init operations did not make model ready.  Init op: " +
-                       NameOf(init_op) + ", init fn: " + NameOf(init_fn) +
-                       ", local_init_op: " + NameOf(local_init_op_) +
-                       ", error: " + model.message);
+    throw RuntimeError("Init operations did not make model ready.  Init op: " + NameOf(init_op) +
+                       ", init fn: " + NameOf(init_fn) +
+                       ", local_init_op: " + NameOf(local_init_op_) + ", error: " + model.message);
   }
   return std::move(session);
 }
@@ -224,9 +223,9 @@ std::pair<std::unique_ptr<Session>, bool> SessionManager::RecoverSession(
     const std::string& master, Saver* saver, const std::string& checkpoint_dir,
     const std::string& checkpoint_filename_with_path, bool wait_for_checkpoint,
     double max_wait_secs) {
-  auto [session, restored] = RestoreCheckpoint(master, saver, checkpoint_dir,
-                                               checkpoint_filename_with_path,
-                                               wait_for_checkpoint, max_wait_secs);
+  auto [session, restored] =
+      RestoreCheckpoint(master, saver, checkpoint_dir, checkpoint_filename_with_path,
+                        wait_for_checkpoint, max_wait_secs);
   // Local init is tried even without a restore, as TensorFlow does.
   const Readiness local = TryRunLocalInitOp(*session);
   if (!restored) return {std::move(session), false};
@@ -272,8 +271,8 @@ std::unique_ptr<Session> SessionManager::WaitForSession(const std::string& maste
                                   " secs. Check that the chief is running and initialises or "
                                   "restores the model, or wait longer (max_wait_secs).");
     }
-    MTS_LOG(INFO) << "Waiting for model to be ready.  Ready_for_local_init_op:  "
-                  << local.message << ", ready: " << (model ? model->message : "None");
+    MTS_LOG(INFO) << "Waiting for model to be ready.  Ready_for_local_init_op:  " << local.message
+                  << ", ready: " << (model ? model->message : "None");
     // Beyond TensorFlow: say plainly what the worker is waiting for and for how long, so a
     // stuck worker (a chief that never came up, a variable nobody initialises) is obvious.
     const Readiness& blocking = model ? *model : local;

@@ -9,15 +9,14 @@
 
 namespace mts {
 
-MonitoredSession::MonitoredSession(std::shared_ptr<SessionCreator> session_creator,
-                                   Hooks hooks, MonitoredSessionOptions options)
+MonitoredSession::MonitoredSession(std::shared_ptr<SessionCreator> session_creator, Hooks hooks,
+                                   MonitoredSessionOptions options)
     : MonitoredSession(std::move(session_creator), std::move(hooks), options,
                        /*should_recover=*/true) {}
 
 // [mts:monitored-construct]
-MonitoredSession::MonitoredSession(std::shared_ptr<SessionCreator> session_creator,
-                                   Hooks hooks, const MonitoredSessionOptions& options,
-                                   bool should_recover)
+MonitoredSession::MonitoredSession(std::shared_ptr<SessionCreator> session_creator, Hooks hooks,
+                                   const MonitoredSessionOptions& options, bool should_recover)
     : graph_(&GetDefaultGraph()),
       graph_was_finalized_(graph_->finalized()),
       hooks_(std::move(hooks)) {
@@ -49,8 +48,8 @@ MonitoredSession::~MonitoredSession() {
     CloseAfterError();
   } catch (...) {
     MTS_LOG(ERROR) << "Error while closing a MonitoredSession that was destroyed open ("
-                   << ExceptionTypeName(std::current_exception()) << "): "
-                   << ExceptionMessage(std::current_exception());
+                   << ExceptionTypeName(std::current_exception())
+                   << "): " << ExceptionMessage(std::current_exception());
   }
 }
 
@@ -61,11 +60,9 @@ void MonitoredSession::ThrowIfClosed() const {
   }
 }
 
-std::vector<Tensor> MonitoredSession::Run(const std::vector<Output>& fetches,
-                                          const FeedDict& feeds,
+std::vector<Tensor> MonitoredSession::Run(const std::vector<Output>& fetches, const FeedDict& feeds,
                                           const std::vector<Operation*>& targets,
-                                          const RunOptions& options,
-                                          RunMetadata* run_metadata) {
+                                          const RunOptions& options, RunMetadata* run_metadata) {
   ThrowIfClosed();
   return sess_->Run(fetches, feeds, targets, options, run_metadata);
 }
@@ -89,9 +86,7 @@ void MonitoredSession::RunStepFnOnce(const std::function<void(StepContext&)>& st
 
 bool MonitoredSession::ShouldStop() { return sess_ == nullptr || sess_->ShouldStop(); }
 
-Graph* MonitoredSession::graph() const {
-  return sess_ == nullptr ? nullptr : sess_->graph();
-}
+Graph* MonitoredSession::graph() const { return sess_ == nullptr ? nullptr : sess_->graph(); }
 
 SessionInterface* MonitoredSession::current_raw_session() const {
   return sess_ == nullptr ? nullptr : coordinated_creator_->raw_session();
@@ -103,7 +98,11 @@ void MonitoredSession::CloseAfterError() { CloseInternal(/*run_end_hooks=*/false
 
 // [mts:monitored-close]
 void MonitoredSession::CloseInternal(bool run_end_hooks) {
-  if (sess_ == nullptr) throw RuntimeError("Session is already closed.");
+  if (sess_ == nullptr) {
+    throw RuntimeError(
+        "Session is already closed. Close it once: WithMonitoredSession closes the session "
+        "itself, so its body must not.");
+  }
   std::exception_ptr end_error;
   if (run_end_hooks) {
     try {
@@ -129,20 +128,16 @@ void MonitoredSession::CloseInternal(bool run_end_hooks) {
 }
 // [mts:monitored-close-end]
 
-SingularMonitoredSession::SingularMonitoredSession(Hooks hooks,
-                                                   std::shared_ptr<Scaffold> scaffold,
-                                                   std::string master,
-                                                   std::string checkpoint_dir,
+SingularMonitoredSession::SingularMonitoredSession(Hooks hooks, std::shared_ptr<Scaffold> scaffold,
+                                                   std::string master, std::string checkpoint_dir,
                                                    double stop_grace_period_secs,
                                                    std::string checkpoint_filename_with_path,
                                                    Clock* clock)
-    : MonitoredSession(
-          std::make_shared<ChiefSessionCreator>(std::move(scaffold), std::move(master),
-                                                std::move(checkpoint_dir),
-                                                std::move(checkpoint_filename_with_path),
-                                                clock),
-          std::move(hooks),
-          MonitoredSessionOptions{stop_grace_period_secs, RecoveryOptions{}, clock},
-          /*should_recover=*/false) {}
+    : MonitoredSession(std::make_shared<ChiefSessionCreator>(
+                           std::move(scaffold), std::move(master), std::move(checkpoint_dir),
+                           std::move(checkpoint_filename_with_path), clock),
+                       std::move(hooks),
+                       MonitoredSessionOptions{stop_grace_period_secs, RecoveryOptions{}, clock},
+                       /*should_recover=*/false) {}
 
 }  // namespace mts

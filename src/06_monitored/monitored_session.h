@@ -27,7 +27,7 @@
 //
 // Differences from TensorFlow, on purpose:
 //   - Run after Close raises RuntimeError (Python fails with an AttributeError on None).
-//   - A second Close raises RuntimeError("Session is already closed.") without calling the
+//   - A second Close raises RuntimeError("Session is already closed. ...") without calling the
 //     hooks' End again: TensorFlow calls end(None) first, which crashes any hook that uses
 //     its session in End (CheckpointSaverHook does).
 //   - After a recovery, RunStepFn's step function gets the *new* raw session (TensorFlow's
@@ -131,13 +131,14 @@ class MonitoredSession : public SessionInterface {
   /// The clean close: every hook's End (the first that raises stops the others) with the
   /// raw session still open, then the stack's Close. The session counts as closed even if
   /// either raises; an error of the stack's Close replaces one of End.
-  /// \throws RuntimeError "Session is already closed." on a second call (End is not run
-  ///   again); otherwise what End or the stack's Close throws (e.g. a thread's error).
+  /// \throws RuntimeError "Session is already closed. Close it once: ..." on a second call
+  ///   (End is not run again); otherwise what End or the stack's Close throws (e.g. a
+  ///   thread's error).
   void Close() override;
 
   /// The close after an error (what Python's `with` does when its body raised): no hook's
   /// End, then the stack's Close.
-  /// \throws RuntimeError "Session is already closed." if already closed; otherwise what
+  /// \throws RuntimeError "Session is already closed. ..." if already closed; otherwise what
   ///   the stack's Close throws.
   void CloseAfterError();
 

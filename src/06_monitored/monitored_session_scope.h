@@ -16,7 +16,7 @@
 // exception type against a list).
 //
 // An error raised while closing replaces the body's, as in Python: for example, closing a
-// session that the body already closed raises RuntimeError("Session is already closed.").
+// session that the body already closed raises RuntimeError("Session is already closed. ...").
 //
 // Usage:
 //   MonitoredSession session(creator, hooks);
@@ -43,7 +43,7 @@ bool IsCleanStop(const std::exception_ptr& error);
 /// End, then Close) when the body returns or raises exactly OutOfRangeError or
 /// StopIteration, which are then swallowed; otherwise with CloseAfterError, and the body's
 /// error propagates.
-/// \throws RuntimeError "Session is already closed." if the body closed the session.
+/// \throws RuntimeError "Session is already closed. ..." if the body closed the session.
 /// \throws OpError as the body, End or Close throws it (an error of the close wins).
 void WithMonitoredSession(MonitoredSession& session,
                           const std::function<void(MonitoredSession&)>& body);

@@ -1,5 +1,8 @@
 #include "src/06_monitored/monitored_training_session.h"
 
+#include <string>
+
+#include "src/01_session/errors.h"
 #include "src/02_chief_worker/chief_session_creator.h"
 #include "src/02_chief_worker/worker_session_creator.h"
 #include "src/03_hooked/checkpoint_saver_hook.h"
@@ -22,6 +25,16 @@ std::pair<std::optional<Steps>, std::optional<Secs>> ResolveFrequencies(
     return value;
   };
   return {positive(steps), positive(secs)};
+}
+
+// TensorFlow's words when both frequencies of a pair are set (the hook's ValueError), then
+// which two arguments of MonitoredTrainingSession they were and what to do.
+void CheckNotBoth(bool both, const char* first, const char* second) {
+  if (both) {
+    throw ValueError(std::string("Can not provide both every_secs and every_steps: ") + first +
+                     " and " + second + " are both set. Set only one of " + first + " and " +
+                     second + ", and leave the other unset.");
+  }
 }
 
 }  // namespace
@@ -50,18 +63,21 @@ MonitoredSession::Hooks MonitoredTrainingSessionHooks(
 
   hooks.insert(hooks.end(), options.chief_only_hooks.begin(), options.chief_only_hooks.end());
   if (!summary_dir.empty() && options.log_step_count_steps > 0) {
-    hooks.push_back(std::make_shared<StepCounterHook>(
-        options.log_step_count_steps, std::nullopt, summary_dir, nullptr, options.clock));
+    hooks.push_back(std::make_shared<StepCounterHook>(options.log_step_count_steps, std::nullopt,
+                                                      summary_dir, nullptr, options.clock));
   }
   if (!summary_dir.empty() && (summary_steps || summary_secs)) {
+    CheckNotBoth(summary_steps && summary_secs, "save_summaries_steps", "save_summaries_secs");
     hooks.push_back(std::make_shared<SummarySaverHook>(summary_steps, summary_secs, summary_dir,
-                                                       nullptr, scaffold,
-                                                       std::vector<Output>{}, options.clock));
+                                                       nullptr, scaffold, std::vector<Output>{},
+                                                       options.clock));
   }
   if (!options.checkpoint_dir.empty() && (checkpoint_steps || checkpoint_secs)) {
+    CheckNotBoth(checkpoint_steps && checkpoint_secs, "save_checkpoint_secs",
+                 "save_checkpoint_steps");
     hooks.push_back(std::make_shared<CheckpointSaverHook>(
-        options.checkpoint_dir, checkpoint_secs, checkpoint_steps, nullptr, "model.ckpt",
-        scaffold, std::vector<std::shared_ptr<CheckpointSaverListener>>{}, options.clock));
+        options.checkpoint_dir, checkpoint_secs, checkpoint_steps, nullptr, "model.ckpt", scaffold,
+        std::vector<std::shared_ptr<CheckpointSaverListener>>{}, options.clock));
   }
   hooks.insert(hooks.end(), options.hooks.begin(), options.hooks.end());
   return hooks;
@@ -88,8 +104,7 @@ std::unique_ptr<MonitoredSession> MonitoredTrainingSession(
   session_options.stop_grace_period_secs = options.stop_grace_period_secs;
   session_options.recovery = options.recovery;
   session_options.clock = options.clock;
-  return std::make_unique<MonitoredSession>(std::move(creator), std::move(hooks),
-                                            session_options);
+  return std::make_unique<MonitoredSession>(std::move(creator), std::move(hooks), session_options);
 }
 // [mts:monitored-training-session-end]
 

@@ -90,8 +90,8 @@ struct MonitoredTrainingSessionOptions {
 /// chief_only_hooks, StepCounterHook, SummarySaverHook, CheckpointSaverHook. A worker gets
 /// no default hooks, only `options.hooks`. With `stop_on_signals` (beyond TensorFlow), both
 /// get a SignalStopHook first. `scaffold` is the one the hooks share.
-/// \throws ValueError "Can not provide both every_secs and every_steps." when both
-///   frequencies of a hook that is made are set.
+/// \throws ValueError "Can not provide both every_secs and every_steps: ..." (naming the two
+///   arguments and saying to set only one) when both frequencies of a hook that is made are set.
 MonitoredSession::Hooks MonitoredTrainingSessionHooks(
     const MonitoredTrainingSessionOptions& options, const std::shared_ptr<Scaffold>& scaffold);
 

@@ -1,6 +1,8 @@
 #include "src/07_distributed/cluster_spec.h"
 
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <utility>
@@ -22,8 +24,16 @@ void CheckAddress(const std::string& job, const std::string& address) {
   const size_t colon = address.rfind(':');
   if (colon == std::string::npos || colon == 0 || colon + 1 == address.size()) {
     throw ValueError("Cluster job '" + job + "' has the address '" + address +
-                     "', which is not host:port.");
+                     "', which is not host:port; give every task as host:port, e.g. "
+                     "127.0.0.1:2222.");
   }
+}
+
+// A job named twice is almost always two lists that were meant to be one: refuse it rather
+// than keep one of them (a flag would keep the last, a JSON reader might merge them).
+[[noreturn]] void ThrowDuplicateJob(const std::string& job) {
+  throw ValueError("Cluster job '" + job +
+                   "' is named twice; list all its tasks in one entry, task 0 first.");
 }
 
 // A small JSON reader for exactly the cluster format: an object of arrays of strings.
@@ -37,6 +47,7 @@ class JsonReader {
     if (!Accept('}')) {
       do {
         const std::string job = ReadString();
+        if (jobs.count(job)) ThrowDuplicateJob(job);
         Expect(':');
         std::vector<std::string>& tasks = jobs[job];
         Expect('[');
@@ -93,7 +104,11 @@ class JsonReader {
 ClusterSpec::ClusterSpec(std::map<std::string, std::vector<std::string>> jobs)
     : jobs_(std::move(jobs)) {
   for (const auto& [job, tasks] : jobs_) {
-    if (job.empty()) throw ValueError("A cluster job needs a name.");
+    if (job.empty()) throw ValueError("A cluster job needs a name, e.g. ps=host:port.");
+    if (tasks.empty()) {
+      throw ValueError("Cluster job '" + job +
+                       "' has no tasks; list at least one host:port for it, or leave it out.");
+    }
     for (const std::string& address : tasks) CheckAddress(job, address);
   }
 }
@@ -107,7 +122,9 @@ ClusterSpec ClusterSpec::FromFlag(const std::string& flag) {
       throw ValueError("Cluster flag entry '" + entry +
                        "' is not job=host:port,...; e.g. ps=127.0.0.1:2222;worker=...");
     }
-    jobs[entry.substr(0, eq)] = Split(entry.substr(eq + 1), ',');
+    const std::string job = entry.substr(0, eq);
+    if (jobs.count(job)) ThrowDuplicateJob(job);
+    jobs[job] = Split(entry.substr(eq + 1), ',');
   }
   return ClusterSpec(std::move(jobs));
 }
@@ -118,7 +135,10 @@ ClusterSpec ClusterSpec::FromJson(const std::string& json) {
 
 ClusterSpec ClusterSpec::FromJsonFile(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw NotFoundError("Cannot read the cluster spec file " + path);
+  if (!in) {
+    throw NotFoundError("Cannot read the cluster spec file " + path + " (" + std::strerror(errno) +
+                        "); check the path.");
+  }
   std::stringstream text;
   text << in.rdbuf();
   return FromJson(text.str());
@@ -139,7 +159,8 @@ const std::string& ClusterSpec::task_address(const std::string& job, int task_in
   auto it = jobs_.find(job);
   if (it == jobs_.end() || task_index < 0 || task_index >= static_cast<int>(it->second.size())) {
     throw ValueError("The cluster has no task /job:" + job + "/task:" + std::to_string(task_index) +
-                     " (cluster: " + ToFlag() + ").");
+                     " (cluster: " + ToFlag() +
+                     "); use a job and task index the cluster lists (task indices start at 0).");
   }
   return it->second[task_index];
 }

@@ -9,6 +9,10 @@
 // from a flag (`ps=127.0.0.1:2222;worker=127.0.0.1:2223,127.0.0.1:2224`) or a JSON file
 // (`{"ps": ["127.0.0.1:2222"], "worker": ["127.0.0.1:2223", "127.0.0.1:2224"]}`).
 //
+// A spec that is almost right is refused, not guessed at: an address without a port, a job
+// without tasks (TensorFlow accepts an empty list; here it is taken for a mistake, since no
+// task could serve it), a job named twice (which list was meant?).
+//
 // Thread safety: immutable after construction.
 //
 // TensorFlow: tf.train.ClusterSpec (tensorflow/python/training/server_lib.py).
@@ -27,11 +31,15 @@ class ClusterSpec {
   /// An empty cluster.
   ClusterSpec() = default;
   /// A cluster from job name to its tasks' "host:port" addresses, task 0 first.
+  /// \throws ValueError naming the job if a job has no name, no tasks, or an address that
+  ///   is not host:port.
   explicit ClusterSpec(std::map<std::string, std::vector<std::string>> jobs);
 
-  /// Parses `job=host:port,host:port;job=...`. \throws ValueError naming what is malformed.
+  /// Parses `job=host:port,host:port;job=...`.
+  /// \throws ValueError naming what is malformed (a job named twice included).
   static ClusterSpec FromFlag(const std::string& flag);
-  /// Parses `{"job": ["host:port", ...], ...}`. \throws ValueError naming what is malformed.
+  /// Parses `{"job": ["host:port", ...], ...}`.
+  /// \throws ValueError naming what is malformed (a job named twice included).
   static ClusterSpec FromJson(const std::string& json);
   /// Reads and parses a JSON file.
   /// \throws NotFoundError if it cannot be read.

@@ -3,11 +3,23 @@
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
+#include <sstream>
+#include <string>
 #include <utility>
 
 #include "src/01_session/errors.h"
 
 namespace mts {
+namespace {
+
+// A duration as people write it: "0.2", "5", not std::to_string's "0.200000".
+std::string Seconds(double secs) {
+  std::ostringstream out;
+  out << secs;
+  return out.str();
+}
+
+}  // namespace
 
 PsClient::PsClient(std::string task, std::string address, double rpc_timeout_secs)
     : task_(std::move(task)), address_(std::move(address)), rpc_timeout_secs_(rpc_timeout_secs) {
@@ -35,12 +47,15 @@ void PsClient::Raise(const grpc::Status& status, const char* rpc) const {
   const std::string where = std::string(rpc) + " to " + task_ + " at " + address_;
   switch (status.error_code()) {
     case grpc::StatusCode::UNAVAILABLE:
-      throw UnavailableError(where + " failed: the parameter server is unavailable (" +
-                             status.error_message() + "). Is the ps process running?");
+      throw UnavailableError(
+          where + " failed: the parameter server is unavailable (" + status.error_message() +
+          "). Check that the ps process is running and listening at " + address_ + ".");
     case grpc::StatusCode::DEADLINE_EXCEEDED:
       // A server that does not answer in time is treated as gone: recovery applies.
-      throw UnavailableError(where + " got no answer within " + std::to_string(rpc_timeout_secs_) +
-                             " s (deadline exceeded).");
+      throw UnavailableError(where + " got no answer within " + Seconds(rpc_timeout_secs_) +
+                             " s (deadline exceeded). Check that the ps process is running and "
+                             "not stuck, or allow more time with "
+                             "RemoteSessionOptions::rpc_timeout_secs.");
     default:
       ThrowOpError(static_cast<ErrorCode>(status.error_code()),
                    where + ": " + status.error_message());

@@ -13,7 +13,8 @@ ReplicaDeviceSetter::ReplicaDeviceSetter(int ps_tasks, Graph* graph)
       first_op_(graph_->num_ops()) {
   if (ps_tasks < 1) {
     throw ValueError("ReplicaDeviceSetter needs at least one ps task, got " +
-                     std::to_string(ps_tasks));
+                     std::to_string(ps_tasks) +
+                     "; pass the number of ps tasks of the cluster (cluster.num_tasks(\"ps\")).");
   }
 }
 

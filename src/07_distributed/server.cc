@@ -93,6 +93,10 @@ void Server::Start() {
   const std::string address = cluster_.task_address(job_name_, task_index_);
   service_ = std::make_unique<ParameterServerService>(store_.get(), address);
   grpc::ServerBuilder builder;
+  // gRPC binds with SO_REUSEPORT by default, so a second server on a port that a first still
+  // holds would bind too, and the kernel would deal connections between the two: a worker
+  // would see two incarnations alternate. One task, one port: a taken port is refused.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.AddListeningPort(address, grpc::InsecureServerCredentials(), &port_);
   builder.RegisterService(service_.get());
   server_ = builder.BuildAndStart();
@@ -100,7 +104,8 @@ void Server::Start() {
     server_.reset();
     throw UnavailableError("Server /job:" + job_name_ + "/task:" + std::to_string(task_index_) +
                            " cannot listen on " + address +
-                           " (is another process using the port?).");
+                           " (is another process using the port? Stop it, or give this task "
+                           "another port in the cluster spec).");
   }
   // With port 0 the cluster learns the real port, so target() and the spec agree.
   std::map<std::string, std::vector<std::string>> jobs;

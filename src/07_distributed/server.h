@@ -43,7 +43,8 @@ class Server {
   /// The server of task `task_index` of `job_name` in `cluster`, listening on that task's
   /// address (port 0 picks a free port: see port()). Starts it unless `start` is false.
   /// \throws ValueError if the cluster has no such task.
-  /// \throws UnavailableError if the address cannot be bound (another process holds the port).
+  /// \throws UnavailableError if the address cannot be bound (another process, or another
+  ///   Server of this one, holds the port).
   Server(ClusterSpec cluster, std::string job_name, int task_index, bool start = true);
   /// Stops the server.
   ~Server();

@@ -41,6 +41,12 @@ TEST(ClusterSpecTest, MalformedSpecsAreRejectedWithTheReason) {
   EXPECT_THROW(ClusterSpec::FromFlag("ps=nohostport"), ValueError);
   EXPECT_THROW(ClusterSpec::FromJson(R"({"ps": "127.0.0.1:1"})"), ValueError);
   EXPECT_THROW(ClusterSpec::FromJson(R"({"ps": ["127.0.0.1:1"]} extra)"), ValueError);
+  // A job with no tasks, or named twice, is a mistake no task could serve: refused.
+  EXPECT_THROW(ClusterSpec::FromFlag("ps=;worker=127.0.0.1:2"), ValueError);
+  EXPECT_THROW(ClusterSpec::FromJson(R"({"ps": []})"), ValueError);
+  EXPECT_THROW(ClusterSpec::FromFlag("ps=127.0.0.1:1;ps=127.0.0.1:2"), ValueError);
+  EXPECT_THROW(ClusterSpec::FromJson(R"({"ps": ["127.0.0.1:1"], "ps": ["127.0.0.1:2"]})"),
+               ValueError);
   try {
     ClusterSpec::FromFlag("ps=127.0.0.1:1").task_address("ps", 3);
     FAIL() << "expected ValueError";

@@ -10,6 +10,7 @@
 #include <cctype>
 #include <cstring>
 #include <iostream>
+#include <regex>
 #include <string>
 
 #include "tests/reliability/bad_inputs.h"
@@ -35,13 +36,18 @@ std::string Cell(const std::string& text) {
 
 }  // namespace
 
-// `text` with every occurrence of the rows' temporary directory shown as "$TMP", and each log
-// line reduced to its severity letter and message (no time stamp), so the table is the same
-// from one build to the next.
+// `text` with every occurrence of the rows' temporary directory shown as "$TMP", the free
+// ports the stage 07 rows get from the kernel (five digits on 127.0.0.1) as "$PORT", a
+// parameter server's random incarnation as "N", the time in an event file's name as "$TIME",
+// and each log line reduced to its severity letter and message (no time stamp), so the table
+// is the same from one build to the next.
 std::string Stable(std::string text, const std::string& tmp) {
   for (size_t at = text.find(tmp); at != std::string::npos; at = text.find(tmp, at)) {
     text.replace(at, tmp.size(), "$TMP");
   }
+  text = std::regex_replace(text, std::regex(R"(127\.0\.0\.1:[0-9]{5})"), "127.0.0.1:$$PORT");
+  text = std::regex_replace(text, std::regex("incarnation [0-9]+"), "incarnation N");
+  text = std::regex_replace(text, std::regex(R"(tfevents\.[0-9]+\.)"), "tfevents.$$TIME.");
   std::string out;
   size_t start = 0;
   while (start <= text.size()) {

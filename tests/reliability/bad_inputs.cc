@@ -1,4 +1,6 @@
-// bad_inputs.cc: the rows of the bad-input table (bad_inputs.h), stages 01 to 05.
+// bad_inputs.cc: the rows of the bad-input table (bad_inputs.h) of stages 01 to 05, then
+// those of stages 06 and 07 (bad_inputs_monitored_distributed.cc): one table, in stage
+// order; and the runner that plays a row.
 //
 // Each action builds its own graph and directory, so the rows are independent and can run
 // in any order. Rows that touch files check afterwards that nothing was lost.
@@ -47,18 +49,13 @@
 #include "src/05_recoverable/recoverable_session.h"
 #include "src/platform/file_system.h"
 #include "src/platform/logging.h"
+#include "tests/reliability/bad_input_support.h"
 #include "tests/testing/fault_injection.h"
 
 namespace mts {
 namespace {
 
 // ---- Helpers ---------------------------------------------------------------------------------
-
-// A graph of its own, made the default for the action's lifetime.
-struct Fresh {
-  Graph graph;
-  DefaultGraphScope scope{graph};
-};
 
 // A model with one float variable w (3.0) saved as <dir>/model.ckpt-1 (w = 7.0); the
 // checkpoint every file row starts from, so it can check the checkpoint survived.
@@ -75,23 +72,6 @@ struct SavedModel {
   std::string dir;
   std::string path;
 };
-
-// "" if `dir`'s state file still names `path` and it restores w = 7; else what is wrong.
-std::string CheckpointIntact(const std::string& dir, const std::string& path) {
-  try {
-    const std::optional<std::string> latest = LatestCheckpoint(dir);
-    if (latest != path) return "the state file no longer names " + path;
-    Fresh fresh;
-    Variable w(Tensor::Scalar(3.0f), "w");
-    Saver saver;
-    Session session(&fresh.graph);
-    saver.Restore(session, path);
-    if (session.Run(w.value()).scalar<float>() != 7.0f) return path + " restores a wrong value";
-    return "";
-  } catch (const std::exception& e) {
-    return std::string("the checkpoint no longer restores: ") + e.what();
-  }
-}
 
 // The POSIX file system with one failure injected: every write of a file whose path contains
 // `match` fails with errno `err`, exactly as DefaultFileSystem() would report it.
@@ -150,31 +130,6 @@ void SaveThroughFailingDisk(const std::string& name, int err) {
   saver.Save(session, JoinPath(model.dir, "model.ckpt"), 2);
 }
 
-// A hook that throws InvalidArgumentError from the method named `where`.
-class ThrowingHook : public SessionRunHook {
- public:
-  explicit ThrowingHook(std::string where) : where_(std::move(where)) {}
-  void Begin() override { MaybeThrow("Begin"); }
-  void AfterCreateSession(SessionInterface&, Coordinator*) override {
-    MaybeThrow("AfterCreateSession");
-  }
-  SessionRunArgs BeforeRun(SessionRunContext&) override {
-    MaybeThrow("BeforeRun");
-    return {};
-  }
-  void AfterRun(SessionRunContext&, const SessionRunValues&) override { MaybeThrow("AfterRun"); }
-  void End(SessionInterface&) override { MaybeThrow("End"); }
-
- private:
-  void MaybeThrow(const std::string& method) const {
-    if (method == where_) {
-      throw InvalidArgumentError("ThrowingHook::" + method +
-                                 " failed on purpose; fix the hook, the session is unchanged");
-    }
-  }
-  std::string where_;
-};
-
 // Runs a HookedSession with a hook throwing in BeforeRun or AfterRun.
 void RunWithThrowingHook(const std::string& where) {
   Fresh fresh;
@@ -195,13 +150,6 @@ std::string WriteEventFile(const std::string& name) {
     writer.Close();
   }
   return ListEventFiles(dir).front();
-}
-
-// A row's constructor: keeps the table below one line per field.
-BadInput Row(std::string stage, std::string tried, std::string expected, std::string advice,
-             std::function<void()> action, std::function<std::string()> after = nullptr) {
-  return {std::move(stage),  std::move(tried),  std::move(expected),
-          std::move(advice), std::move(action), std::move(after)};
 }
 
 std::vector<BadInput> MakeRows() {
@@ -574,6 +522,9 @@ std::vector<BadInput> MakeRows() {
                        session.Close();
                        session.Run(c);
                      }));
+
+  // ---- 06 and 07: the monitored sessions, the distributed runtime ------------------------
+  AppendMonitoredAndDistributedRows(rows);
   return rows;
 }
 

@@ -1,7 +1,9 @@
 // bad_inputs.h: the table of bad inputs: what a user can get wrong, and what mts answers.
 //
-//   every stage (01 Session ... 05 RecoverableSession) and the platform seams below them
+//   every stage (01 Session ... 07 distributed) and the platform seams below them
 //   bad_inputs.h  <-- this file: one row per mistake, each with a runnable action
+//                            (rows: bad_inputs.cc for 01 to 05, then
+//                            bad_inputs_monitored_distributed.cc for 06 and 07)
 //   bad_input_test.cc        runs every row: the right error class, a message saying what
 //                            to do, and no crash, hang or lost checkpoint
 //   bad_input_table.cc       prints the same rows as the book's reliability appendix
@@ -23,7 +25,7 @@ namespace mts {
 
 /// One bad input and the answer it must get.
 struct BadInput {
-  /// The stage whose API is misused: "01" ... "05", or "platform".
+  /// The stage whose API is misused: "01" ... "07", or "platform".
   std::string stage;
   /// What was tried, in a few words ("a feed of the wrong dtype").
   std::string tried;
@@ -51,7 +53,7 @@ struct BadInputOutcome {
   std::string after_problem;
 };
 
-/// Every row, stages 01 to 05 and the platform. Stages 06 and 07 add theirs here.
+/// Every row, in stage order: 01 to 05 and the platform, then 06 and 07.
 const std::vector<BadInput>& BadInputs();
 
 /// Runs `row`'s action in a fresh temporary directory and reports what it threw.

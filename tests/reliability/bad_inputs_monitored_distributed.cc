@@ -1,0 +1,402 @@
+// bad_inputs_monitored_distributed.cc: the rows of the bad-input table (bad_inputs.h) of
+// stage 06 (MonitoredSession, SingularMonitoredSession, MonitoredTrainingSession,
+// WithMonitoredSession) and stage 07 (ClusterSpec, Server, RemoteSession over gRPC,
+// ReplicaDeviceSetter, PsClient's deadlines).
+//
+// Stage 06 is where a training loop meets its checkpoints, so most of its rows start from a
+// real checkpoint (w = 7 at step 1) in the row's directory and check afterwards that it is
+// still named by the state file and still restores: a hook that throws, a step that fails,
+// a directory that cannot be used, none of them may cost it. Stage 07's rows talk to real
+// gRPC servers on free ports of 127.0.0.1, and to ports where nothing listens; each is
+// bounded by a short deadline or a refused connection, so the rows take milliseconds.
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "src/01_session/adam_optimizer.h"
+#include "src/01_session/array_ops.h"
+#include "src/01_session/errors.h"
+#include "src/01_session/graph.h"
+#include "src/01_session/math_ops.h"
+#include "src/01_session/session.h"
+#include "src/01_session/session_factory.h"
+#include "src/01_session/tensor.h"
+#include "src/01_session/training_util.h"
+#include "src/01_session/variables.h"
+#include "src/02_chief_worker/saver.h"
+#include "src/06_monitored/monitored_session.h"
+#include "src/06_monitored/monitored_session_scope.h"
+#include "src/06_monitored/monitored_training_session.h"
+#include "src/06_monitored/step_context.h"
+#include "src/07_distributed/cluster_spec.h"
+#include "src/07_distributed/remote_session.h"
+#include "src/07_distributed/replica_device_setter.h"
+#include "src/07_distributed/server.h"
+#include "src/platform/file_system.h"
+#include "tests/reliability/bad_input_support.h"
+
+namespace mts {
+namespace {
+
+// ---- Helpers of stage 06 ---------------------------------------------------------------------
+
+// A model that trains: w (3.0 until restored or initialised), the global step, and a train
+// op adding 1 to both. With `ps_tasks` > 0 its variables are placed on that many ps tasks.
+struct TrainableModel {
+  explicit TrainableModel(int ps_tasks = 0) {
+    std::unique_ptr<ReplicaDeviceSetter> on_ps;
+    if (ps_tasks > 0) on_ps = std::make_unique<ReplicaDeviceSetter>(ps_tasks);
+    w = Variable(Tensor::Scalar(3.0f), "w");
+    global_step = GetOrCreateGlobalStep();
+    train_op = Group({w.AssignAdd(Constant(1.0f)).op(), IncrementGlobalStep().op()});
+  }
+  Fresh fresh;
+  Variable w;
+  Variable global_step;
+  Operation* train_op = nullptr;
+};
+
+// The starting checkpoint of the stage 06 rows: <dir>/model.ckpt-1 with w = 7 at step 1.
+// Returns the directory, fresh and named `name`.
+std::string DirWithCheckpoint(const std::string& name) {
+  const std::string dir = FreshDir(name);
+  TrainableModel model;
+  Session session(&model.fresh.graph);
+  session.Run(GlobalVariablesInitializer());
+  session.Run({}, {}, {model.w.Assign(Constant(7.0f)).op()});
+  session.Run({}, {}, {model.global_step.Assign(Constant(int64_t{1})).op()});
+  Saver().Save(session, JoinPath(dir, "model.ckpt"), 1);
+  return dir;
+}
+
+// The `after` check of the rows above: the checkpoint of DirWithCheckpoint(name) survived.
+std::function<std::string()> StartingCheckpointIntact(const std::string& name) {
+  return [name] {
+    const std::string dir = FreshDir(name);
+    return CheckpointIntact(dir, JoinPath(dir, "model.ckpt-1"));
+  };
+}
+
+// A chief's MonitoredTrainingSession over `dir` with `hooks` after the default ones.
+std::unique_ptr<MonitoredSession> TrainingSession(const std::string& dir,
+                                                  MonitoredSession::Hooks hooks = {}) {
+  MonitoredTrainingSessionOptions options;
+  options.checkpoint_dir = dir;
+  options.hooks = std::move(hooks);
+  return MonitoredTrainingSession(std::move(options));
+}
+
+// One training step, in a `with` block, of a MonitoredTrainingSession that restores the
+// checkpoint of DirWithCheckpoint(name), with a hook that throws from `where`.
+void TrainWithThrowingHook(const std::string& name, const std::string& where) {
+  const std::string dir = DirWithCheckpoint(name);
+  TrainableModel model;
+  std::unique_ptr<MonitoredSession> session =
+      TrainingSession(dir, {std::make_shared<ThrowingHook>(where)});
+  WithMonitoredSession(*session,
+                       [&](MonitoredSession& sess) { sess.Run({}, {}, {model.train_op}); });
+}
+
+// ---- Helpers of stage 07 ---------------------------------------------------------------------
+
+// A socket of 127.0.0.1 on a free port, listening if `listening`: its fd and "127.0.0.1:port".
+// Closed by the destructor.
+class LocalSocket {
+ public:
+  explicit LocalSocket(bool listening) : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
+    if (fd_ < 0) ThrowFileSystemError("socket", errno);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
+        (listening && ::listen(fd_, 8) != 0)) {
+      ThrowFileSystemError("127.0.0.1:0", errno);
+    }
+    socklen_t len = sizeof(addr);
+    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+    address_ = "127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
+  }
+  ~LocalSocket() { Close(); }
+  LocalSocket(const LocalSocket&) = delete;
+  LocalSocket& operator=(const LocalSocket&) = delete;
+
+  void Close() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+  const std::string& address() const { return address_; }
+
+ private:
+  int fd_;
+  std::string address_;
+};
+
+// "127.0.0.1:port" where nothing listens: a port bound, then released at once. (Another
+// process could take it in between; on a test machine that is rare, and the row would then
+// fail with another class, not hang.)
+std::string AddressNobodyListensOn() { return LocalSocket(/*listening=*/false).address(); }
+
+// A ps task serving on `address` (port 0: a free one).
+std::unique_ptr<Server> StartPs(const std::string& address = "127.0.0.1:0") {
+  return std::make_unique<Server>(ClusterSpec({{"ps", {address}}}), "ps", 0);
+}
+
+// "127.0.0.1:port" of a started server.
+std::string AddressOf(const Server& server) { return "127.0.0.1:" + std::to_string(server.port()); }
+
+}  // namespace
+
+void AppendMonitoredAndDistributedRows(std::vector<BadInput>& rows) {
+  // ---- 06: MonitoredSession, MonitoredTrainingSession, WithMonitoredSession --------------
+  rows.push_back(Row("06",
+                     "MonitoredTrainingSession with both save_checkpoint_secs and "
+                     "save_checkpoint_steps",
+                     "ValueError", "Set only one of save_checkpoint_secs and save_checkpoint_steps",
+                     [] {
+                       TrainableModel model;
+                       MonitoredTrainingSessionOptions options;
+                       options.checkpoint_dir = FreshDir("mts_both_checkpoint_freqs");
+                       options.save_checkpoint_secs = 60;
+                       options.save_checkpoint_steps = 100;
+                       MonitoredTrainingSession(options);
+                     }));
+  rows.push_back(Row("06",
+                     "MonitoredTrainingSession with both save_summaries_steps and "
+                     "save_summaries_secs",
+                     "ValueError", "Set only one of save_summaries_steps and save_summaries_secs",
+                     [] {
+                       TrainableModel model;
+                       MonitoredTrainingSessionOptions options;
+                       options.checkpoint_dir = FreshDir("mts_both_summary_freqs");
+                       options.save_summaries_steps = 10;
+                       options.save_summaries_secs = 30;
+                       MonitoredTrainingSession(options);
+                     }));
+  rows.push_back(Row("06", "run after close of a MonitoredSession", "RuntimeError",
+                     "create a new session to run again", [] {
+                       TrainableModel model;
+                       MonitoredSession session;
+                       session.Close();
+                       session.Run({}, {}, {model.train_op});
+                     }));
+  rows.push_back(Row("06", "close a MonitoredSession twice", "RuntimeError", "Close it once", [] {
+    TrainableModel model;
+    MonitoredSession session;
+    session.Close();
+    session.Close();
+  }));
+  rows.push_back(Row("06", "a with-block body that closes the session itself", "RuntimeError",
+                     "Close it once", [] {
+                       TrainableModel model;
+                       MonitoredSession session;
+                       WithMonitoredSession(session, [](MonitoredSession& sess) { sess.Close(); });
+                     }));
+  for (const char* where : {"Begin", "AfterCreateSession", "BeforeRun", "AfterRun"}) {
+    const std::string name = std::string("hook_throws_in_") + where;
+    rows.push_back(Row(
+        "06",
+        std::string("a hook that throws in ") + where +
+            " (MonitoredTrainingSession over a checkpoint)",
+        "InvalidArgumentError", "fix the hook",
+        [name, where] { TrainWithThrowingHook(name, where); }, StartingCheckpointIntact(name)));
+  }
+  rows.push_back(Row(
+      "06", "a hook that throws in End (after the final checkpoint's hook)", "InvalidArgumentError",
+      "fix the hook", [] { TrainWithThrowingHook("hook_throws_in_End", "End"); },
+      [] {
+        // The clean close ran CheckpointSaverHook's End first: the trained step is saved.
+        const std::string dir = FreshDir("hook_throws_in_End");
+        return CheckpointHolds(dir, JoinPath(dir, "model.ckpt-2"), 8.0f);
+      }));
+  rows.push_back(Row(
+      "06", "a step function that fails (RunStepFn, an unfed placeholder)", "InvalidArgumentError",
+      "You must feed a value for placeholder tensor 'x'",
+      [] {
+        const std::string dir = DirWithCheckpoint("step_fn_fails");
+        TrainableModel model;
+        Output x = Placeholder(DataType::kFloat, {}, "x");
+        Output y = Identity(x);
+        std::unique_ptr<MonitoredSession> session = TrainingSession(dir);
+        WithMonitoredSession(*session, [&](MonitoredSession& sess) {
+          sess.RunStepFn([&](StepContext& step) { step.RunWithHooks({y}); });
+        });
+      },
+      StartingCheckpointIntact("step_fn_fails")));
+  rows.push_back(Row(
+      "06", "a checkpoint of another model in checkpoint_dir", "NotFoundError",
+      "was a variable added or renamed",
+      [] {
+        const std::string dir = DirWithCheckpoint("other_model_in_dir");
+        Fresh fresh;
+        Variable v(Tensor::Scalar(1.0f), "v");
+        GetOrCreateGlobalStep();
+        TrainingSession(dir);
+      },
+      StartingCheckpointIntact("other_model_in_dir")));
+  rows.push_back(Row(
+      "06", "a checkpoint_dir that is a file", "FailedPreconditionError", "choose another path",
+      [] {
+        const std::string file = JoinPath(FreshDir("checkpoint_dir_is_file"), "file");
+        DefaultFileSystem()->WriteFileAtomically(file, "keep me");
+        TrainableModel model;
+        TrainingSession(file);
+      },
+      []() -> std::string {
+        const std::string file = JoinPath(FreshDir("checkpoint_dir_is_file"), "file");
+        if (DefaultFileSystem()->ReadFile(file) != "keep me") return file + " was changed";
+        return "";
+      }));
+  rows.push_back(Row("06", "a worker whose chief never initialises the model (max_wait_secs 0)",
+                     "DeadlineExceededError", "Check that the chief is running", [] {
+                       TrainableModel model;
+                       MonitoredTrainingSessionOptions options;
+                       options.is_chief = false;
+                       options.max_wait_secs = 0;  // One check, no wait: no time passes.
+                       MonitoredTrainingSession(options);
+                     }));
+  rows.push_back(Row(
+      "06",
+      "SingularMonitoredSession with both checkpoint_dir and "
+      "checkpoint_filename_with_path",
+      "ValueError", "Pass only one",
+      [] {
+        const std::string dir = DirWithCheckpoint("singular_both_paths");
+        TrainableModel model;
+        SingularMonitoredSession({}, nullptr, "", dir, 120, JoinPath(dir, "model.ckpt-1"));
+      },
+      StartingCheckpointIntact("singular_both_paths")));
+
+  // ---- 07: ClusterSpec, Server, RemoteSession, ReplicaDeviceSetter ------------------------
+  rows.push_back(Row("07", "a cluster spec of malformed JSON", "ValueError",
+                     "the format is {\"ps\": [\"host:port\"]",
+                     [] { ClusterSpec::FromJson(R"({"ps": ["ps0:2222")"); }));
+  rows.push_back(Row("07", "a cluster flag entry without '=' (\"ps:ps0:2222\")", "ValueError",
+                     "e.g. ps=127.0.0.1:2222", [] { ClusterSpec::FromFlag("ps:ps0:2222"); }));
+  rows.push_back(Row("07", "a task address without a port (\"ps=ps0\")", "ValueError",
+                     "give every task as host:port",
+                     [] { ClusterSpec::FromFlag("ps=ps0;worker=worker0:2222"); }));
+  rows.push_back(Row("07", "a job with no tasks (\"ps=;worker=...\")", "ValueError",
+                     "list at least one host:port",
+                     [] { ClusterSpec::FromFlag("ps=;worker=worker0:2222"); }));
+  rows.push_back(Row("07", "a job named twice in a cluster flag", "ValueError",
+                     "list all its tasks in one entry",
+                     [] { ClusterSpec::FromFlag("ps=ps0:2222;ps=ps1:2222"); }));
+  rows.push_back(Row("07", "a job named twice in a cluster JSON", "ValueError",
+                     "list all its tasks in one entry",
+                     [] { ClusterSpec::FromJson(R"({"ps": ["ps0:2222"], "ps": ["ps1:2222"]})"); }));
+  rows.push_back(Row("07", "a missing cluster spec file", "NotFoundError", "check the path", [] {
+    ClusterSpec::FromJsonFile(JoinPath(FreshDir("missing_cluster_file"), "cluster.json"));
+  }));
+  rows.push_back(Row("07", "the address of a task the cluster does not have", "ValueError",
+                     "use a job and task index the cluster lists",
+                     [] { ClusterSpec::FromFlag("ps=ps0:2222").task_address("ps", 1); }));
+  rows.push_back(Row("07", "a Server for an unknown job", "ValueError",
+                     "use a job and task index the cluster lists", [] {
+                       Server(ClusterSpec::FromFlag("ps=ps0:2222"), "worker", 0, /*start=*/false);
+                     }));
+  rows.push_back(Row("07", "a Server on a port another process holds", "UnavailableError",
+                     "is another process using the port?", [] {
+                       LocalSocket taken(/*listening=*/true);
+                       Server(ClusterSpec({{"ps", {taken.address()}}}), "ps", 0);
+                     }));
+  rows.push_back(Row("07", "two Servers on one address", "UnavailableError",
+                     "is another process using the port?", [] {
+                       std::unique_ptr<Server> first = StartPs();
+                       StartPs(AddressOf(*first));
+                     }));
+  rows.push_back(Row("07", "a distributed target without \"grpc://\"", "InvalidArgumentError",
+                     "must look like grpc://host:port", [] { ClusterOfTarget("ps0:2222"); }));
+  rows.push_back(Row("07", "ReplicaDeviceSetter over 0 ps tasks", "ValueError",
+                     "pass the number of ps tasks", [] {
+                       Fresh fresh;
+                       ReplicaDeviceSetter on_ps(0);
+                     }));
+  rows.push_back(Row("07", "variables placed on 2 ps tasks, a cluster with 1", "ValueError",
+                     "use a job and task index the cluster lists", [] {
+                       std::unique_ptr<Server> ps = StartPs();
+                       TrainableModel model(/*ps_tasks=*/2);
+                       NewSession(&model.fresh.graph, SessionOptions{ps->target()});
+                     }));
+  rows.push_back(Row("07", "an unreachable ps over gRPC (a port nobody listens on)",
+                     "UnavailableError", "Check that the ps process is running", [] {
+                       TrainableModel model(/*ps_tasks=*/1);
+                       NewSession(&model.fresh.graph,
+                                  SessionOptions{"grpc://" + AddressNobodyListensOn()});
+                     }));
+  rows.push_back(Row("07",
+                     "a master that stays unreachable over gRPC "
+                     "(MonitoredTrainingSession, 2 attempts)",
+                     "UnavailableError", "check that the master and parameter servers are up", [] {
+                       TrainableModel model(/*ps_tasks=*/1);
+                       MonitoredTrainingSessionOptions options;
+                       options.master = "grpc://" + AddressNobodyListensOn();
+                       options.recovery.max_creation_attempts = 2;  // At once: no backoff.
+                       MonitoredTrainingSession(options);
+                     }));
+  rows.push_back(Row("07", "a ps that accepts connections but never answers (0.2 s deadline)",
+                     "UnavailableError", "Check that the ps process is running", [] {
+                       LocalSocket silent(/*listening=*/true);
+                       TrainableModel model(/*ps_tasks=*/1);
+                       RemoteSession(&model.fresh.graph, SessionOptions{},
+                                     ClusterSpec({{"ps", {silent.address()}}}),
+                                     RemoteSessionOptions{0.2});
+                     }));
+  rows.push_back(Row("07", "a ps that restarted (and lost its variables) under a session",
+                     "AbortedError", "Re-create the session", [] {
+                       std::unique_ptr<Server> ps = StartPs();
+                       const std::string address = AddressOf(*ps);
+                       TrainableModel model(/*ps_tasks=*/1);
+                       Operation* init = GlobalVariablesInitializer();
+                       std::unique_ptr<Session> session =
+                           NewSession(&model.fresh.graph, SessionOptions{"grpc://" + address});
+                       session->Run({}, {}, {init});
+                       ps.reset();
+                       ps = StartPs(address);
+                       session->Run({}, {}, {model.train_op});
+                     }));
+  rows.push_back(
+      Row("07", "two tasks declaring one variable with different shapes", "InvalidArgumentError",
+          "all tasks must build the same model", [] {
+            std::unique_ptr<Server> ps = StartPs();
+            {  // The first task puts w on the ps as a float [2].
+              Fresh first;
+              {
+                ReplicaDeviceSetter on_ps(1);  // Places w when it closes.
+                Variable w(Tensor::Vector<float>({1, 2}), "w");
+              }
+              Operation* init = GlobalVariablesInitializer();
+              NewSession(&first.graph, SessionOptions{ps->target()})->Run({}, {}, {init});
+            }
+            Fresh second;
+            Variable w;
+            {
+              ReplicaDeviceSetter on_ps(1);
+              w = Variable(Tensor::Vector<float>({1, 2, 3}), "w");
+            }
+            NewSession(&second.graph, SessionOptions{ps->target()})->Run(w.value());
+          }));
+  rows.push_back(Row("07", "an op updating variables on two ps tasks (Adam's slots dealt apart)",
+                     "UnimplementedError", "place a variable and its slots on one task", [] {
+                       std::unique_ptr<Server> ps0 = StartPs(), ps1 = StartPs();
+                       Fresh fresh;
+                       Operation* train_op = nullptr;
+                       {
+                         ReplicaDeviceSetter on_ps(2);
+                         Variable w(Tensor::Vector<float>({1, 2}), "w");
+                         train_op = AdamOptimizer(0.1).Minimize(ReduceSum(Square(w.value())));
+                       }
+                       RemoteSession session(
+                           &fresh.graph, SessionOptions{},
+                           ClusterSpec({{"ps", {AddressOf(*ps0), AddressOf(*ps1)}}}));
+                       session.Run({}, {}, {train_op});
+                     }));
+}
+
+}  // namespace mts
