@@ -43,6 +43,13 @@ std::unique_ptr<Session> NewSession(Graph* graph, const SessionOptions& options)
     }
   }
   if (chosen != nullptr) return chosen(graph, options);
+  if (!options.target.empty()) {
+    // A mistyped master, or "grpc://" without the distributed stage linked in, must not
+    // quietly train alone in process.
+    throw NotFoundError("No session factory is registered for the target '" + options.target +
+                        "'. Use \"\" for an in-process session, or grpc://host:port with "
+                        "//src/07_distributed:remote_session linked into the binary.");
+  }
   return std::make_unique<Session>(graph, options);
 }
 

@@ -7,8 +7,8 @@
 // TensorFlow picks the session implementation from the target: "" gives a DirectSession,
 // "grpc://host:port" a GrpcSession that talks to a cluster. The code that makes sessions
 // (the SessionManager of stage 02) must not know about gRPC, so it asks this registry and the
-// distributed stage registers itself when it is linked in. A target no factory claims runs in
-// process, as every target did before stage 07.
+// distributed stage registers itself when it is linked in. A target no factory claims is an
+// error, as in TensorFlow: a mistyped master must not quietly train alone.
 //
 // Thread safety: registration happens at static-initialisation time; NewSession may be called
 // from any thread.
@@ -34,7 +34,9 @@ using SessionFactoryFn = std::unique_ptr<Session> (*)(Graph* graph, const Sessio
 void RegisterSessionFactory(const std::string& prefix, SessionFactoryFn factory);
 
 /// A new session on `graph` (the default graph if null) for `options.target`: the factory
-/// registered for the longest matching prefix, or an in-process Session when none matches.
+/// registered for the longest matching prefix, or an in-process Session for the empty target.
+/// \throws NotFoundError "No session factory" if the target is not empty and no factory
+///   claims it.
 /// \throws OpError as the factory raises it (UnavailableError for a server that is down).
 std::unique_ptr<Session> NewSession(Graph* graph, const SessionOptions& options);
 

@@ -40,9 +40,8 @@ const bool registered = [] {
 ClusterSpec ClusterOfTarget(const std::string& target) {
   if (target.compare(0, sizeof(kPrefix) - 1, kPrefix) != 0) {
     throw InvalidArgumentError(
-        "A distributed session target must look like grpc://host:port, "
-        "got '" +
-        target + "'.");
+        "A distributed session target must look like grpc://host:port, got '" + target +
+        "'; write the ps or master address after grpc://.");
   }
   if (std::optional<ClusterSpec> cluster = ClusterForTarget(target)) return *cluster;
   return ClusterSpec({{"ps", {target.substr(sizeof(kPrefix) - 1)}}});
@@ -182,7 +181,9 @@ void RemoteSession::SendUpdates(const StepPlan& plan, const std::vector<Tensor>&
 std::vector<Tensor> RemoteSession::Run(const std::vector<Output>& fetches, const FeedDict& feeds,
                                        const std::vector<Operation*>& targets,
                                        const RunOptions& options, RunMetadata* run_metadata) {
-  if (closed()) throw RuntimeError("Attempted to use a closed Session.");
+  if (closed()) {
+    throw RuntimeError("Attempted to use a closed Session. Make a new session to run again.");
+  }
   std::shared_ptr<const StepPlan> plan = GetStepPlan(fetches, feeds, targets);
   if (plan->reads.empty() && plan->writers.empty()) {
     return Session::Run(fetches, feeds, targets, options, run_metadata);  // Worker-local.

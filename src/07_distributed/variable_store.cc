@@ -18,6 +18,7 @@ uint64_t NewIncarnation() {
   return value;
 }
 
+// [mts:ps-update-def]
 // The update's op definition, if it is one a parameter server may run: an op that changes
 // the variables it takes by reference, all of them, and takes a fixed number of inputs.
 // Anything else (an unknown op, a read, a save, a queue op) is refused, so a client's message
@@ -43,6 +44,7 @@ const OpDef& UpdateDef(const distributed::Update& update) {
   }
   return def;
 }
+// [mts:ps-update-def-end]
 
 }  // namespace
 

@@ -59,6 +59,8 @@ class RemoteSessionTest : public ::testing::Test {
 TEST_F(RemoteSessionTest, AGrpcTargetMakesARemoteSessionAndTheEmptyTargetALocalOne) {
   EXPECT_NE(dynamic_cast<RemoteSession*>(NewRemote().get()), nullptr);
   EXPECT_EQ(dynamic_cast<RemoteSession*>(NewSession(&graph_, SessionOptions{}).get()), nullptr);
+  // Any other target is an error, not a session that quietly trains alone.
+  EXPECT_THROW(NewSession(&graph_, SessionOptions{"127.0.0.1:2222"}), NotFoundError);
   EXPECT_EQ(DeviceOf(graph_, "w"), "/job:ps/task:0");
   EXPECT_EQ(DeviceOf(graph_, "local"), "");  // Local variables stay on the worker.
 }

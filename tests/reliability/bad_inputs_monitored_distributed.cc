@@ -312,7 +312,14 @@ void AppendMonitoredAndDistributedRows(std::vector<BadInput>& rows) {
                        StartPs(AddressOf(*first));
                      }));
   rows.push_back(Row("07", "a distributed target without \"grpc://\"", "InvalidArgumentError",
-                     "must look like grpc://host:port", [] { ClusterOfTarget("ps0:2222"); }));
+                     "write the ps or master address after grpc://",
+                     [] { ClusterOfTarget("ps0:2222"); }));
+  rows.push_back(Row("07", "a master without \"grpc://\" (\"127.0.0.1:2222\") for a session",
+                     "NotFoundError", "grpc://host:port with //src/07_distributed:remote_session",
+                     [] {
+                       TrainableModel model(/*ps_tasks=*/1);
+                       NewSession(&model.fresh.graph, SessionOptions{"127.0.0.1:2222"});
+                     }));
   rows.push_back(Row("07", "ReplicaDeviceSetter over 0 ps tasks", "ValueError",
                      "pass the number of ps tasks", [] {
                        Fresh fresh;
