@@ -6,11 +6,6 @@
 //   - its values are exactly one step's values, and that step is the last save the child
 //     reported or the one it was in the middle of (never older, never torn);
 //   - every checkpoint the state file lists is whole too.
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -25,70 +20,13 @@
 #include "src/02_chief_worker/checkpoint_state.h"
 #include "src/02_chief_worker/saver.h"
 #include "tests/02_chief_worker/saver_crash_model.h"
-
-extern char** environ;
+#include "tests/testing/child_process.h"
 
 namespace mts {
 namespace {
 
 constexpr int kKills = 60;
 constexpr uint32_t kSeed = 20200913;
-
-// A running saver_crash_child and the read end of its stdout.
-class Child {
- public:
-  Child(const std::string& binary, const std::string& dir) {
-    int fds[2];
-    if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
-    posix_spawn_file_actions_addclose(&actions, fds[0]);
-    posix_spawn_file_actions_addclose(&actions, fds[1]);
-    std::vector<char*> argv = {const_cast<char*>(binary.c_str()),
-                               const_cast<char*>(dir.c_str()), nullptr};
-    const int error = ::posix_spawn(&pid_, binary.c_str(), &actions, nullptr, argv.data(),
-                                    environ);
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(fds[1]);
-    if (error != 0) throw std::runtime_error("posix_spawn " + binary + " failed");
-    out_ = fds[0];
-  }
-  ~Child() {
-    if (pid_ > 0) Kill();
-    ::close(out_);
-  }
-
-  // The next line the child wrote, or "" once its stdout is closed (it died).
-  std::string ReadLine() {
-    for (;;) {
-      const size_t newline = buffer_.find('\n');
-      if (newline != std::string::npos) {
-        std::string line = buffer_.substr(0, newline);
-        buffer_.erase(0, newline + 1);
-        return line;
-      }
-      char chunk[256];
-      const ssize_t n = ::read(out_, chunk, sizeof(chunk));
-      if (n <= 0) return "";
-      buffer_.append(chunk, static_cast<size_t>(n));
-    }
-  }
-
-  // SIGKILL, then reap. Returns true if the child died of that signal.
-  bool Kill() {
-    ::kill(pid_, SIGKILL);
-    int status = 0;
-    ::waitpid(pid_, &status, 0);
-    pid_ = -1;
-    return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
-  }
-
- private:
-  pid_t pid_ = -1;
-  int out_ = -1;
-  std::string buffer_;
-};
 
 // The step of a "saved N" line, or -1 for any other line.
 int64_t SavedStep(const std::string& line) {
@@ -98,9 +36,7 @@ int64_t SavedStep(const std::string& line) {
 // A checkpoint killed at random moments always restores, whole, to a step that had been
 // saved or was being saved.
 TEST(SaverCrashTest, LatestCheckpointSurvivesSigkillAtRandomMoments) {
-  const std::string binary =
-      JoinPath(JoinPath(std::getenv("TEST_SRCDIR"), std::getenv("TEST_WORKSPACE")),
-               "tests/02_chief_worker/saver_crash_child");
+  const std::string binary = RunfilePath("tests/02_chief_worker/saver_crash_child");
   const std::string dir = JoinPath(std::getenv("TEST_TMPDIR"), "saver_crash");
   DefaultFileSystem()->CreateDirectories(dir);
 
@@ -117,7 +53,7 @@ TEST(SaverCrashTest, LatestCheckpointSurvivesSigkillAtRandomMoments) {
   for (int kill = 0; kill < kKills; ++kill) {
     SCOPED_TRACE("kill " + std::to_string(kill) + ", seed " + std::to_string(kSeed));
     {
-      Child child(binary, dir);
+      ChildProcess child(binary, {dir});
       const std::string start = child.ReadLine();
       ASSERT_EQ(start.rfind("start ", 0), 0u) << "child said: " << start;
       ASSERT_EQ(std::stoll(start.substr(6)) >= last_reported, true) << start;

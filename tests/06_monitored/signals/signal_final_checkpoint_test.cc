@@ -7,11 +7,8 @@
 //   - leave as newest checkpoint the step at which it stopped: the final save happened, so
 //     nothing trained is lost;
 //   - and resume from that very checkpoint when run again.
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -26,87 +23,16 @@
 #include "src/02_chief_worker/checkpoint_file.h"
 #include "src/02_chief_worker/checkpoint_state.h"
 #include "src/platform/file_system.h"
-
-extern char** environ;
+#include "tests/testing/child_process.h"
 
 namespace mts {
 namespace {
 
 // A running train_spirals: its stdout through a pipe, its stderr into a file.
-class Trainer {
+class Trainer : public ChildProcess {
  public:
-  Trainer(const std::vector<std::string>& args, const std::string& stderr_path) {
-    const std::string binary =
-        JoinPath(JoinPath(std::getenv("TEST_SRCDIR"), std::getenv("TEST_WORKSPACE")),
-                 "examples/train_spirals");
-    int fds[2];
-    if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
-    posix_spawn_file_actions_addclose(&actions, fds[0]);
-    posix_spawn_file_actions_addclose(&actions, fds[1]);
-    posix_spawn_file_actions_addopen(&actions, 2, stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                     0644);
-    // The child starts with the default dispositions even if this test inherited an
-    // ignored SIGINT (a background job's): an ignored signal would stay ignored.
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    sigset_t defaults;
-    sigemptyset(&defaults);
-    sigaddset(&defaults, SIGTERM);
-    sigaddset(&defaults, SIGINT);
-    posix_spawnattr_setsigdefault(&attr, &defaults);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
-
-    std::vector<char*> argv = {const_cast<char*>(binary.c_str())};
-    for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
-    argv.push_back(nullptr);
-    const int error = ::posix_spawn(&pid_, binary.c_str(), &actions, &attr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-    ::close(fds[1]);
-    if (error != 0) throw std::runtime_error("posix_spawn " + binary + " failed");
-    out_ = fds[0];
-  }
-  ~Trainer() {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGKILL);
-      Wait();
-    }
-    ::close(out_);
-  }
-
-  // The next line it printed, or "" once its stdout is closed.
-  std::string ReadLine() {
-    for (;;) {
-      const size_t newline = buffer_.find('\n');
-      if (newline != std::string::npos) {
-        std::string line = buffer_.substr(0, newline);
-        buffer_.erase(0, newline + 1);
-        return line;
-      }
-      char chunk[256];
-      const ssize_t n = ::read(out_, chunk, sizeof(chunk));
-      if (n <= 0) return "";
-      buffer_.append(chunk, static_cast<size_t>(n));
-    }
-  }
-
-  void Signal(int sig) { ::kill(pid_, sig); }
-
-  // Reaps it; the wait status.
-  int Wait() {
-    int status = 0;
-    ::waitpid(pid_, &status, 0);
-    pid_ = -1;
-    return status;
-  }
-
- private:
-  pid_t pid_ = -1;
-  int out_ = -1;
-  std::string buffer_;
+  Trainer(const std::vector<std::string>& args, const std::string& stderr_path)
+      : ChildProcess(RunfilePath("examples/train_spirals"), args, stderr_path) {}
 };
 
 std::string ReadFile(const std::string& path) {

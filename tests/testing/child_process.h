@@ -1,0 +1,57 @@
+// child_process.h: a program a test starts, reads line by line, signals and reaps.
+//
+//   tests that kill what they test   saver_crash_test (SIGKILL mid-save), the signal tests
+//     ChildProcess                   (SIGTERM mid-training): the program under test runs
+//                                    as a real process, since a signal or a kill is only
+//                                    honest against one
+//
+// The child's stdout comes back through a pipe, so a test can wait for the line that says
+// the child reached the moment it wants to strike (a save started, a step logged) instead of
+// sleeping. The child starts with SIGTERM and SIGINT at their default dispositions even when
+// the test inherited them ignored (a background job's), or a signal test could not fail.
+// The destructor SIGKILLs and reaps a child still running, so no test leaves one behind.
+//
+// Thread safety: one thread per ChildProcess.
+#ifndef MTS_TESTS_TESTING_CHILD_PROCESS_H_
+#define MTS_TESTS_TESTING_CHILD_PROCESS_H_
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+namespace mts {
+
+/// A started program and the read end of its stdout.
+class ChildProcess {
+ public:
+  /// Starts `binary` with `args`. Its stderr goes to `stderr_path`, or stays the test's if
+  /// empty. \throws std::runtime_error if it cannot be started.
+  ChildProcess(const std::string& binary, const std::vector<std::string>& args,
+               const std::string& stderr_path = "");
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+  /// SIGKILLs and reaps the child if it is still running.
+  ~ChildProcess();
+
+  /// The next line the child printed, without its newline; "" once its stdout is closed.
+  std::string ReadLine();
+  /// Sends `sig` to the child.
+  void Signal(int sig);
+  /// Waits for the child to end and returns its wait status (see waitpid).
+  int Wait();
+  /// SIGKILL, then reap. True if the child died of that signal, false if it had ended first.
+  bool Kill();
+
+ private:
+  pid_t pid_ = -1;
+  int out_ = -1;
+  std::string buffer_;
+};
+
+/// The path of `path` (e.g. "examples/train_spirals") in a Bazel test's runfiles.
+std::string RunfilePath(const std::string& path);
+
+}  // namespace mts
+
+#endif  // MTS_TESTS_TESTING_CHILD_PROCESS_H_
