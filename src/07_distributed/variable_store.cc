@@ -19,11 +19,11 @@ uint64_t NewIncarnation() {
 }
 
 // [mts:ps-update-def]
-// The update's op definition, if it is one a parameter server may run: an op that changes
-// the variables it takes by reference, all of them, and takes a fixed number of inputs.
+// Refuses an update unless its op is one a parameter server may run: an op that changes the
+// variables it takes by reference, all of them, and takes a fixed number of inputs.
 // Anything else (an unknown op, a read, a save, a queue op) is refused, so a client's message
 // can only ever do to the variables what a worker's optimizer could.
-const OpDef& UpdateDef(const distributed::Update& update) {
+void CheckUpdateOp(const distributed::Update& update) {
   const OpDef& def = OpRegistry::Global().Lookup(update.type());  // NotFoundError if unknown.
   if (def.num_ref_inputs == 0 || def.num_inputs < 0) {
     throw InvalidArgumentError("On the parameter server, " + update.op_name() + " (" +
@@ -42,7 +42,6 @@ const OpDef& UpdateDef(const distributed::Update& update) {
             std::to_string(update.inputs_size()) + "; the message is damaged.",
         update.op_name());
   }
-  return def;
 }
 // [mts:ps-update-def-end]
 
@@ -143,7 +142,7 @@ void VariableStore::Apply(const distributed::ApplyUpdatesRequest& request) {
   std::lock_guard<std::mutex> lock(mu_);
   CheckIncarnation(request.incarnation());
   for (const distributed::Update& update : request.updates()) {
-    UpdateDef(update);  // Before anything is decoded or built.
+    CheckUpdateOp(update);  // Before anything is decoded or built.
     std::vector<Tensor> inputs;
     for (const auto& proto : update.inputs()) inputs.push_back(DecodeTensor(proto));
     try {
