@@ -12,9 +12,11 @@
 #include "src/01_session/resource_mgr.h"
 #include "src/01_session/session_factory.h"
 #include "src/01_session/variable_resource.h"
+#include "src/01_session/variables.h"
 #include "src/07_distributed/replica_device_setter.h"
 #include "src/07_distributed/server.h"
 #include "src/07_distributed/tensor_coding.h"
+#include "src/platform/logging.h"
 
 namespace mts {
 namespace {
@@ -52,6 +54,15 @@ RemoteSession::RemoteSession(Graph* graph, SessionOptions options, ClusterSpec c
     : Session(graph, std::move(options)), cluster_(std::move(cluster)) {
   (void)registered;
   placement_ = PsPlacement(*this->graph());
+  if (placement_.empty() && !GlobalVariables(this->graph()).empty()) {
+    // Legal (a job may keep everything local), but almost always a ReplicaDeviceSetter
+    // forgotten or still open: each task would then train a copy of its own, silently.
+    MTS_LOG(WARNING) << "The session for " << target() << " finds none of the "
+                     << GlobalVariables(this->graph()).size()
+                     << " global variables placed on a ps task, so every task trains its own "
+                        "copy. Build the model inside a ReplicaDeviceSetter scope, and let the "
+                        "scope close, before making the session.";
+  }
   for (const auto& [variable, task] : placement_) {
     if (clients_.count(task)) continue;
     const std::string& address = cluster_.task_address("ps", task);

@@ -20,6 +20,7 @@
 #include "src/07_distributed/replica_device_setter.h"
 #include "src/07_distributed/server.h"
 #include "src/07_distributed/tensor_coding.h"
+#include "src/platform/logging.h"
 
 namespace mts {
 namespace {
@@ -63,6 +64,24 @@ TEST_F(RemoteSessionTest, AGrpcTargetMakesARemoteSessionAndTheEmptyTargetALocalO
   EXPECT_THROW(NewSession(&graph_, SessionOptions{"127.0.0.1:2222"}), NotFoundError);
   EXPECT_EQ(DeviceOf(graph_, "w"), "/job:ps/task:0");
   EXPECT_EQ(DeviceOf(graph_, "local"), "");  // Local variables stay on the worker.
+}
+
+// A model built outside any ReplicaDeviceSetter would train one copy per task: said, once.
+TEST_F(RemoteSessionTest, AModelWithNoVariableOnThePsIsWarnedAbout) {
+  {
+    ScopedLogCapture capture;
+    NewRemote();  // w and the global step are placed.
+    EXPECT_FALSE(capture.Contains("placed on a ps task"))
+        << ::testing::PrintToString(capture.lines());
+  }
+  Graph unplaced;
+  DefaultGraphScope scope(unplaced);
+  Variable v(Tensor::Scalar<float>(1), "v");
+  ScopedLogCapture capture;
+  NewSession(&unplaced, SessionOptions{master()});
+  EXPECT_TRUE(capture.Contains("finds none of the 1 global variables placed on a ps task"))
+      << ::testing::PrintToString(capture.lines());
+  EXPECT_TRUE(capture.Contains("inside a ReplicaDeviceSetter scope"));
 }
 
 TEST_F(RemoteSessionTest, VariablesLiveOnThePsAndOutliveTheSessions) {
