@@ -1,5 +1,6 @@
 #include "src/06_monitored/monitored_training_session.h"
 
+#include <algorithm>
 #include <string>
 
 #include "src/01_session/errors.h"
@@ -37,18 +38,12 @@ void CheckNotBoth(bool both, const char* first, const char* second) {
   }
 }
 
-}  // namespace
-
 // [mts:default-hooks]
-MonitoredSession::Hooks MonitoredTrainingSessionHooks(
-    const MonitoredTrainingSessionOptions& options, const std::shared_ptr<Scaffold>& scaffold) {
+// TensorFlow's hooks, in its order: chief-only hooks, the step counter, the summary saver,
+// the checkpoint saver, then the user's hooks (a worker gets only the user's).
+MonitoredSession::Hooks TensorFlowsDefaultHooks(const MonitoredTrainingSessionOptions& options,
+                                                const std::shared_ptr<Scaffold>& scaffold) {
   MonitoredSession::Hooks hooks;
-  // Beyond TensorFlow, for chief and worker alike: SIGTERM/SIGINT stop after the step. First
-  // in the list, so that its BeforeRun sees the signal before any other hook works on the
-  // step, and its log line comes before the AfterRun of hooks that may take long (a
-  // checkpoint save) or raise. The request itself cannot be lost by a later hook's failure:
-  // the flag stays set and the hook asks again on every run.
-  if (options.stop_on_signals) hooks.push_back(std::make_shared<SignalStopHook>());
   if (!options.is_chief) {  // A worker: no default hooks of TensorFlow's.
     hooks.insert(hooks.end(), options.hooks.begin(), options.hooks.end());
     return hooks;
@@ -80,6 +75,26 @@ MonitoredSession::Hooks MonitoredTrainingSessionHooks(
         std::vector<std::shared_ptr<CheckpointSaverListener>>{}, options.clock));
   }
   hooks.insert(hooks.end(), options.hooks.begin(), options.hooks.end());
+  return hooks;
+}
+
+}  // namespace
+
+MonitoredSession::Hooks MonitoredTrainingSessionHooks(
+    const MonitoredTrainingSessionOptions& options, const std::shared_ptr<Scaffold>& scaffold) {
+  MonitoredSession::Hooks hooks = TensorFlowsDefaultHooks(options, scaffold);
+  // Beyond TensorFlow, for chief and worker alike: SIGTERM/SIGINT stop after the step. First
+  // in the list, so that its BeforeRun sees the signal before any other hook works on the
+  // step, and its log line comes before the AfterRun of hooks that may take long (a
+  // checkpoint save) or raise. The request itself cannot be lost by a later hook's failure:
+  // the flag stays set and the hook asks again on every run.
+  if (options.stop_on_signals) {
+    const bool final_checkpoint =
+        std::any_of(hooks.begin(), hooks.end(), [](const std::shared_ptr<SessionRunHook>& h) {
+          return std::dynamic_pointer_cast<CheckpointSaverHook>(h) != nullptr;
+        });
+    hooks.insert(hooks.begin(), std::make_shared<SignalStopHook>(final_checkpoint));
+  }
   return hooks;
 }
 // [mts:default-hooks-end]

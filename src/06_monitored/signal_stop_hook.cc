@@ -145,8 +145,9 @@ void SignalStopHook::StopIfSignalled(SessionRunContext& run_context) {
   run_context.RequestStop();
   if (logged_) return;
   logged_ = true;
-  MTS_LOG(INFO) << "Received " << SignalName(sig)
-                << ": stopping after this step; the final checkpoint is written at close. "
+  MTS_LOG(INFO) << "Received " << SignalName(sig) << ": stopping after this step; "
+                << (final_checkpoint_ ? "the final checkpoint is written at close. "
+                                      : "this task writes no checkpoint. ")
                 << "Send " << SignalName(sig) << " again to stop at once.";
 }
 // [mts:signal-stop-end]

@@ -18,6 +18,10 @@
 //
 //   Received SIGTERM: stopping after this step; the final checkpoint is written at close.
 //
+// or, in a session that saves no checkpoints (a worker, a chief without checkpoint_dir),
+// "...stopping after this step; this task writes no checkpoint." rather than a promise that
+// would not be kept.
+//
 // A second signal means "now": the handler puts back the disposition that was there before
 // (for SIGTERM usually the default, which ends the process) and raises the signal again.
 //
@@ -60,8 +64,10 @@ namespace mts {
 /// Requests a stop after the step during which SIGTERM or SIGINT arrived.
 class SignalStopHook : public SessionRunHook {
  public:
-  /// A hook that does nothing until Begin installs the handlers.
-  SignalStopHook() = default;
+  /// A hook that does nothing until Begin installs the handlers. `final_checkpoint` says
+  /// whether a hook of the same session writes a checkpoint at close (a CheckpointSaverHook),
+  /// so that the log line promises one only when it will be written.
+  explicit SignalStopHook(bool final_checkpoint = false) : final_checkpoint_(final_checkpoint) {}
   /// Uninstalls the handlers if this hook installed them; the last hook to go puts back the
   /// previous dispositions. Never throws.
   ~SignalStopHook() override;
@@ -83,8 +89,9 @@ class SignalStopHook : public SessionRunHook {
  private:
   void StopIfSignalled(SessionRunContext& run_context);
 
-  bool installed_ = false;  // This hook holds one reference to the shared handlers.
-  bool logged_ = false;     // The stop was logged (once per hook).
+  const bool final_checkpoint_;  // A CheckpointSaverHook of the session saves at close.
+  bool installed_ = false;       // This hook holds one reference to the shared handlers.
+  bool logged_ = false;          // The stop was logged (once per hook).
 };
 
 }  // namespace mts

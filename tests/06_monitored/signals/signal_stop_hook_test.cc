@@ -14,9 +14,11 @@
 #include "gtest/gtest.h"
 #include "src/01_session/graph.h"
 #include "src/01_session/training_util.h"
+#include "src/02_chief_worker/checkpoint_state.h"
 #include "src/02_chief_worker/scaffold.h"
 #include "src/06_monitored/monitored_session_scope.h"
 #include "src/06_monitored/monitored_training_session.h"
+#include "src/platform/file_system.h"
 #include "src/platform/logging.h"
 
 namespace mts {
@@ -84,11 +86,33 @@ TEST_P(SignalStopHookTest, SignalStopsTheLoopAfterTheNextRun) {
   session->Run({increment_});
   EXPECT_TRUE(session->ShouldStop());
 
+  // This chief saves no checkpoints, and the log line does not promise one.
   const std::string name = sig == SIGTERM ? "SIGTERM" : "SIGINT";
   EXPECT_TRUE(capture.Contains("Received " + name +
-                               ": stopping after this step; the final checkpoint is written "
-                               "at close."));
+                               ": stopping after this step; this task writes no checkpoint."))
+      << ::testing::PrintToString(capture.lines());
+  EXPECT_FALSE(capture.Contains("final checkpoint"));
   session->Close();
+}
+
+// With a checkpoint directory the chief has a CheckpointSaverHook, and the line promises
+// the final checkpoint that its End writes.
+TEST_P(SignalStopHookTest, TheLogPromisesAFinalCheckpointOnlyWhenOneIsWritten) {
+  MonitoredTrainingSessionOptions options;
+  options.checkpoint_dir =  // One per signal: a second run would resume the first's.
+      JoinPath(std::getenv("TEST_TMPDIR"), "final_checkpoint_" + std::to_string(GetParam()));
+  ScopedLogCapture capture;
+  std::unique_ptr<MonitoredSession> session = MonitoredTrainingSession(options);
+  session->Run({increment_});
+  ASSERT_EQ(raise(GetParam()), 0);
+  session->Run({increment_});
+  EXPECT_TRUE(
+      capture.Contains("stopping after this step; the final checkpoint is written at "
+                       "close."))
+      << ::testing::PrintToString(capture.lines());
+  session->Close();
+  EXPECT_EQ(LatestCheckpoint(options.checkpoint_dir),
+            JoinPath(options.checkpoint_dir, "model.ckpt-2"));
 }
 
 // The loop of a program: it ends after the step the signal arrived in, with a clean close.
