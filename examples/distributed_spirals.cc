@@ -27,8 +27,9 @@
 // --cluster_file=spec.json) --checkpoint_dir=DIR --train_steps=N --save_steps=N
 // --log_every=N --step_delay_ms=N --max_wait_secs=N. Every line it prints starts with the
 // task's role, e.g. "[worker:0 chief]", so the launcher can interleave the processes' output.
-// stage 06's MonitoredTrainingSession will assemble the same stack from its options; here it
-// is assembled by hand from stages 02 to 05.
+// Stage 06's MonitoredTrainingSession assembles the same stack from its options (with
+// master=server.target()); this example assembles it by hand from stages 02 to 05, so that
+// chapter 07 can show each layer at work over the network.
 #include <chrono>
 #include <cmath>
 #include <cstdint>
