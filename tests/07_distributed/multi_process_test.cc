@@ -90,8 +90,16 @@ TEST(MultiProcessTest, PsKilledAndRestartedLosesOnlyTheStepsSinceTheLastCheckpoi
       3, {"--train_steps=1200", "--save_steps=100", "--log_every=100", "--step_delay_ms=5"});
   cluster.StartPs();
   for (int task = 0; task < 3; ++task) cluster.StartWorker(task);
-  ASSERT_TRUE(cluster.WaitForLog("worker0", "saved checkpoint at global step 1", kRunSecs))
-      << cluster.Log("worker0");  // A checkpoint at step 100 or later exists.
+  // Until a checkpoint at step 100 or later exists. (The first save, at creation, can be
+  // labelled step 10 or more on a slow machine: the workers may train before it.)
+  ASSERT_TRUE(cluster.WaitForLogUntil(
+      "worker0",
+      [](const std::string& log) {
+        const std::vector<long long> saved = NumbersAfter(log, "saved checkpoint at global step ");
+        return !saved.empty() && saved.back() >= 100;
+      },
+      kRunSecs))
+      << cluster.Log("worker0");
   cluster.KillPs();               // SIGKILL: the variables are gone with the process.
   cluster.StartPs();
   ExpectAllFinish(cluster, 3);

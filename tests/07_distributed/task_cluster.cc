@@ -126,10 +126,18 @@ std::string TaskCluster::Log(const std::string& log) const {
 
 bool TaskCluster::WaitForLog(const std::string& log, const std::string& text,
                              double timeout_secs) const {
+  return WaitForLogUntil(
+      log, [&](const std::string& content) { return content.find(text) != std::string::npos; },
+      timeout_secs);
+}
+
+bool TaskCluster::WaitForLogUntil(const std::string& log,
+                                  const std::function<bool(const std::string&)>& done,
+                                  double timeout_secs) const {
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_secs);
   while (std::chrono::steady_clock::now() < deadline) {
-    if (Log(log).find(text) != std::string::npos) return true;
+    if (done(Log(log))) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   return false;

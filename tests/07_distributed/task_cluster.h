@@ -13,6 +13,7 @@
 
 #include <sys/types.h>
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -44,6 +45,9 @@ class TaskCluster {
   std::optional<int> WaitWorker(int task, double timeout_secs);
   /// Waits until `log` contains `text` (at most `timeout_secs`); true if it appeared.
   bool WaitForLog(const std::string& log, const std::string& text, double timeout_secs) const;
+  /// Waits until `done(content of log)` holds (at most `timeout_secs`); true if it did.
+  bool WaitForLogUntil(const std::string& log, const std::function<bool(const std::string&)>& done,
+                       double timeout_secs) const;
   /// The log file's content so far ("ps" or "worker<N>").
   std::string Log(const std::string& log) const;
 
