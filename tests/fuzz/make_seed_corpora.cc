@@ -51,21 +51,25 @@ void WriteBothModes(const std::string& dir, const std::string& name, const std::
   Write(JoinPath(dir, name + "-repair"), std::string(1, '\1') + bytes);
 }
 
+// Small tensors of every dtype, an empty one included: the seeds of both binary targets.
+std::vector<NamedTensor> EveryDtype() {
+  return {
+      {"w", Tensor::Matrix<float>({{1.5f, -2}, {3, 4}})},
+      {"global_step", Tensor::Scalar<int64_t>(42)},
+      {"d", Tensor::Vector<double>({0.25})},
+      {"i", Tensor::Vector<int32_t>({-7, 8})},
+      {"flags", Tensor::Vector<bool>({true, false})},
+      {"names", Tensor::Vector<std::string>({"ab", ""})},
+      {"empty", Tensor::Zeros(DataType::kFloat, {0})},
+  };
+}
+
 void CheckpointSeeds(const std::string& dir) {
   FileSystem& fs = *DefaultFileSystem();
   fs.CreateDirectories(dir);
   WriteBothModes(dir, "empty", SerializeCheckpoint({}));
   WriteBothModes(dir, "scalar", SerializeCheckpoint({{"global_step", Tensor::Scalar<int64_t>(7)}}));
-  WriteBothModes(dir, "every-dtype",
-                 SerializeCheckpoint({
-                     {"w", Tensor::Matrix<float>({{1.5f, -2}, {3, 4}})},
-                     {"global_step", Tensor::Scalar<int64_t>(42)},
-                     {"d", Tensor::Vector<double>({0.25})},
-                     {"i", Tensor::Vector<int32_t>({-7, 8})},
-                     {"flags", Tensor::Vector<bool>({true, false})},
-                     {"names", Tensor::Vector<std::string>({"ab", ""})},
-                     {"empty", Tensor::Zeros(DataType::kFloat, {0})},
-                 }));
+  WriteBothModes(dir, "every-dtype", SerializeCheckpoint(EveryDtype()));
 }
 
 void StateSeeds(const std::string& testdata, const std::string& dir) {
@@ -154,16 +158,7 @@ void PsMessageSeeds(const std::string& dir) {
     }
     WriteStepSeeds(dir, adam ? "adam" : "gradient-descent", graph);
   }
-  const std::vector<std::pair<std::string, Tensor>> tensors = {
-      {"float-matrix", Tensor::Matrix<float>({{1.5f, -2}, {3, 4}})},
-      {"int64-scalar", Tensor::Scalar<int64_t>(42)},
-      {"double-vector", Tensor::Vector<double>({0.25})},
-      {"int32-vector", Tensor::Vector<int32_t>({-7, 8})},
-      {"bool-vector", Tensor::Vector<bool>({true, false})},
-      {"string-vector", Tensor::Vector<std::string>({"ab", ""})},
-      {"empty", Tensor::Zeros(DataType::kFloat, {0})},
-  };
-  for (const auto& [name, tensor] : tensors) {
+  for (const auto& [name, tensor] : EveryDtype()) {
     distributed::TensorProto proto;
     EncodeTensor(tensor, &proto);
     WritePsSeed(dir, "tensor-" + name, PsMessage::kTensor, proto);
