@@ -54,11 +54,11 @@ RemoteSession::RemoteSession(Graph* graph, SessionOptions options, ClusterSpec c
     : Session(graph, std::move(options)), cluster_(std::move(cluster)) {
   (void)registered;
   placement_ = PsPlacement(*this->graph());
-  if (placement_.empty() && !GlobalVariables(this->graph()).empty()) {
+  const size_t num_global = GlobalVariables(this->graph()).size();
+  if (placement_.empty() && num_global > 0) {
     // Legal (a job may keep everything local), but almost always a ReplicaDeviceSetter
     // forgotten or still open: each task would then train a copy of its own, silently.
-    MTS_LOG(WARNING) << "The session for " << target() << " finds none of the "
-                     << GlobalVariables(this->graph()).size()
+    MTS_LOG(WARNING) << "The session for " << target() << " finds none of the " << num_global
                      << " global variables placed on a ps task, so every task trains its own "
                         "copy. Build the model inside a ReplicaDeviceSetter scope, and let the "
                         "scope close, before making the session.";
