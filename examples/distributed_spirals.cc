@@ -25,8 +25,9 @@
 //
 // Flags: --job_name=ps|worker --task_index=N --cluster=ps=h:p;worker=h:p,h:p (or
 // --cluster_file=spec.json) --checkpoint_dir=DIR --train_steps=N --save_steps=N
-// --log_every=N --step_delay_ms=N --max_wait_secs=N. Every line it prints starts with the
-// task's role, e.g. "[worker:0 chief]", so the launcher can interleave the processes' output.
+// --log_every=N --step_delay_ms=N --max_wait_secs=N --recovery_wait_secs=S. Every line it
+// prints starts with the task's role, e.g. "[worker:0 chief]", so the launcher can
+// interleave the processes' output.
 // Stage 06's MonitoredTrainingSession assembles the same stack from its options (with
 // master=server.target()); this example assembles it by hand from stages 02 to 05, so that
 // chapter 07 can show each layer at work over the network.
@@ -145,6 +146,7 @@ int RunWorker(const ClusterSpec& cluster, int task_index,
   const int64_t log_every = std::stoll(Flag(flags, "log_every", "50"));
   const int step_delay_ms = std::stoi(Flag(flags, "step_delay_ms", "0"));
   const double max_wait_secs = std::stod(Flag(flags, "max_wait_secs", "120"));
+  const double recovery_wait_secs = std::stod(Flag(flags, "recovery_wait_secs", "0.5"));
   const std::string checkpoint_dir = Flag(flags, "checkpoint_dir", "");
 
   // This task's server: its target names the cluster for the session.
@@ -188,9 +190,10 @@ int RunWorker(const ClusterSpec& cluster, int task_index,
           std::vector<std::shared_ptr<CheckpointSaverListener>>{std::make_shared<SaveReporter>()}));
     }
   } else {
-    // A worker waits until the chief has made the model ready, checking twice a second.
+    // A worker waits until the chief has made the model ready, checking every
+    // recovery_wait_secs (TensorFlow's default is 30 s; twice a second suits a demo).
     creator = std::make_shared<WorkerSessionCreator>(scaffold, server.target(), max_wait_secs,
-                                                     nullptr, /*recovery_wait_secs=*/0.5);
+                                                     nullptr, recovery_wait_secs);
   }
   for (auto& hook : hooks) hook->Begin();  // As MonitoredSession does, before creating.
   RecoveryOptions recovery;

@@ -43,9 +43,20 @@ void ExpectAllFinish(TaskCluster& cluster, int num_workers) {
 
 // [mts:test-trains]
 TEST(MultiProcessTest, PsChiefAndTwoWorkersReachTheTargetStepAndLoss) {
-  TaskCluster cluster(3, {"--train_steps=400", "--save_steps=100", "--log_every=50"});
+  TaskCluster cluster(
+      3, {"--train_steps=400", "--save_steps=100", "--log_every=50", "--recovery_wait_secs=0.05"});
   cluster.StartPs();
-  for (int task = 0; task < 3; ++task) cluster.StartWorker(task);
+  // The workers start first and check for the model every 50 ms, so all three train from
+  // the first steps. Joining a model the chief trained alone for hundreds of steps would
+  // throw it off for a while (stale gradients: staleness_test), and the loss might not be
+  // back under the bound by step 400.
+  for (int task = 1; task < 3; ++task) {
+    cluster.StartWorker(task);
+    ASSERT_TRUE(
+        cluster.WaitForLog("worker" + std::to_string(task), "Worker still waiting for", kRunSecs))
+        << cluster.Log("worker" + std::to_string(task));
+  }
+  cluster.StartWorker(0);
   ExpectAllFinish(cluster, 3);
   for (int task = 0; task < 3; ++task) {
     const Done done = ParseDone(cluster.Log("worker" + std::to_string(task)));
@@ -100,7 +111,7 @@ TEST(MultiProcessTest, PsKilledAndRestartedLosesOnlyTheStepsSinceTheLastCheckpoi
       },
       kRunSecs))
       << cluster.Log("worker0");
-  cluster.KillPs();               // SIGKILL: the variables are gone with the process.
+  cluster.KillPs();  // SIGKILL: the variables are gone with the process.
   cluster.StartPs();
   ExpectAllFinish(cluster, 3);
 
