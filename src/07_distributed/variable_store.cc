@@ -121,21 +121,53 @@ const VariableStore::CachedUpdate& VariableStore::UpdateOpLocked(
   auto it = update_ops_.find(key);
   if (it != update_ops_.end()) return it->second;
 
-  CachedUpdate cached;
-  std::vector<Output> op_inputs;
-  for (const auto& v : update.variables()) op_inputs.push_back(VariableLocked(v)->output(0));
-  for (const Tensor& t : inputs) {
-    Output placeholder =
-        graph_
-            .AddOperation("Placeholder", "input", {}, {{"dtype", t.dtype()}, {"shape", t.shape()}})
-            ->output(0);
-    cached.placeholders.push_back(placeholder);
-    op_inputs.push_back(placeholder);
-  }
+  std::vector<Operation*> variables;
+  for (const auto& v : update.variables()) variables.push_back(VariableLocked(v));
   AttrMap op_attrs;
   for (const auto& [name, attr] : attrs) op_attrs[name] = DecodeAttr(attr);
-  cached.op = graph_.AddOperation(update.type(), "update", op_inputs, op_attrs);
-  return update_ops_.emplace(key, cached).first->second;
+  // [mts:ps-update-scratch]
+  // The update is made once in a scratch graph first, over stand-ins of its variables. One
+  // that cannot be made (inputs of the wrong shapes for its variables, a bad attribute)
+  // throws there and leaves nothing behind in the store's graph, which lives as long as the
+  // ps: a client's bad requests must not make it grow.
+  {
+    Graph scratch;
+    std::map<Operation*, Operation*> stand_ins;
+    std::vector<Operation*> scratch_variables;
+    for (Operation* v : variables) {
+      auto [it, made] = stand_ins.emplace(v, nullptr);
+      if (made) {
+        it->second =
+            scratch.AddOperation("VariableV2", v->name() + "/", {},
+                                 {{"dtype", v->output_dtype(0)}, {"shape", v->output_shape(0)}});
+      }
+      scratch_variables.push_back(it->second);
+    }
+    MakeUpdateOp(scratch, scratch_variables, inputs, update.type(), op_attrs);
+  }
+  // [mts:ps-update-scratch-end]
+  return update_ops_.emplace(key, MakeUpdateOp(graph_, variables, inputs, update.type(), op_attrs))
+      .first->second;
+}
+
+VariableStore::CachedUpdate VariableStore::MakeUpdateOp(Graph& graph,
+                                                        const std::vector<Operation*>& variables,
+                                                        const std::vector<Tensor>& inputs,
+                                                        const std::string& type,
+                                                        const AttrMap& attrs) {
+  CachedUpdate made;
+  std::vector<Output> op_inputs;
+  for (Operation* v : variables) op_inputs.push_back(v->output(0));
+  for (const Tensor& t : inputs) {
+    Output placeholder =
+        graph
+            .AddOperation("Placeholder", "input", {}, {{"dtype", t.dtype()}, {"shape", t.shape()}})
+            ->output(0);
+    made.placeholders.push_back(placeholder);
+    op_inputs.push_back(placeholder);
+  }
+  made.op = graph.AddOperation(type, "update", op_inputs, attrs);
+  return made;
 }
 
 void VariableStore::Apply(const distributed::ApplyUpdatesRequest& request) {
@@ -161,6 +193,11 @@ void VariableStore::Apply(const distributed::ApplyUpdatesRequest& request) {
                                  update.op_name());
     }
   }
+}
+
+int VariableStore::num_graph_ops() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return graph_.num_ops();
 }
 
 int VariableStore::num_variables() const {

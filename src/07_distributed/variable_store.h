@@ -78,6 +78,9 @@ class VariableStore {
   int num_variables() const;
   /// How many updates were applied since the store started.
   int64_t num_updates() const;
+  /// How many ops the store's graph holds: its variables, and one op plus its placeholders
+  /// per kind of update applied. An update that fails to be made adds none.
+  int num_graph_ops() const;
 
  private:
   struct CachedUpdate {
@@ -89,6 +92,11 @@ class VariableStore {
   Operation* VariableLocked(const distributed::VariableSpec& spec);
   const CachedUpdate& UpdateOpLocked(const distributed::Update& update,
                                      const std::vector<Tensor>& inputs);
+  // `type` in `graph` over `variables` (ops of `graph`), its other inputs placeholders
+  // shaped like `inputs`.
+  static CachedUpdate MakeUpdateOp(Graph& graph, const std::vector<Operation*>& variables,
+                                   const std::vector<Tensor>& inputs, const std::string& type,
+                                   const AttrMap& attrs);
 
   const uint64_t incarnation_;
   mutable std::mutex mu_;

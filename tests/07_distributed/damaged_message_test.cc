@@ -123,6 +123,23 @@ TEST_F(DamagedUpdateTest, AnUpdateMustHaveItsOpsNumberOfVariablesAndInputs) {
   EXPECT_EQ(store_.num_updates(), 1);
 }
 
+// The store's graph lives as long as the ps. An update that cannot be made must not leave
+// its placeholders there, or a client could grow the ps one bad request at a time.
+TEST_F(DamagedUpdateTest, AnUpdateThatCannotBeMadeLeavesTheStoresGraphAsItWas) {
+  store_.Apply(Update("Assign", 1, 1));  // w, and an Assign with its placeholder.
+  const int ops = store_.num_graph_ops();
+  // Assigning float [n] to w, float [2], cannot be made. Each n is a new kind of update.
+  for (int64_t n = 3; n < 103; ++n) {
+    distributed::ApplyUpdatesRequest request = Update("Assign", 1, 0);
+    EncodeTensor(Tensor::Zeros(DataType::kFloat, {n}), request.mutable_updates(0)->add_inputs());
+    EXPECT_THROW(store_.Apply(request), InvalidArgumentError) << n;
+  }
+  EXPECT_EQ(store_.num_graph_ops(), ops);
+  store_.Apply(Update("Assign", 1, 1));  // The Assign made before, reused.
+  EXPECT_EQ(store_.num_graph_ops(), ops);
+  EXPECT_EQ(store_.num_updates(), 2);
+}
+
 TEST(DamagedMessageTest, AWorkerRefusesAValueOfAnotherShapeOrDtype) {
   Graph graph;
   DefaultGraphScope scope(graph);
