@@ -43,14 +43,13 @@
 #include <vector>
 
 #include "examples/distributed_launcher.h"
+#include "examples/spirals_model.h"
 #include "src/01_session/adam_optimizer.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/errors.h"
 #include "src/01_session/example_data.h"
 #include "src/01_session/loss_ops.h"
 #include "src/01_session/math_ops.h"
-#include "src/01_session/nn_ops.h"
-#include "src/01_session/random_ops.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"
 #include "src/02_chief_worker/chief_session_creator.h"
@@ -128,16 +127,6 @@ class SaveReporter : public CheckpointSaverListener {
   }
 };
 
-// [mts:distributed-dense]
-Output Dense(const Output& in, int64_t fan_in, int64_t fan_out, const std::string& name) {
-  NameScope scope(name);
-  Variable w(RandomNormal({fan_in, fan_out}, 0.0, 1.0 / std::sqrt(static_cast<double>(fan_in))),
-             "w");
-  Variable b(Tensor::Zeros(DataType::kFloat, {fan_out}), "b");
-  return Add(MatMul(in, w), b);
-}
-// [mts:distributed-dense-end]
-
 int RunWorker(const ClusterSpec& cluster, int task_index,
               const std::map<std::string, std::string>& flags) {
   const bool is_chief = task_index == 0;
@@ -156,7 +145,7 @@ int RunWorker(const ClusterSpec& cluster, int task_index,
   Graph graph;
   DefaultGraphScope as_default(graph);
   graph.set_seed(1);  // Every task builds the same initial values: the chief's are used.
-  const SpiralsData data = MakeSpirals(/*num_examples_per_class=*/100, /*num_classes=*/3, 42);
+  const SpiralsData data = SpiralsTrainingData();
   Output x = Placeholder(DataType::kFloat, {TensorShape::kUnknownDim, 2}, "x");
   Output labels = Placeholder(DataType::kInt64, {TensorShape::kUnknownDim}, "labels");
   Output loss;
@@ -165,9 +154,7 @@ int RunWorker(const ClusterSpec& cluster, int task_index,
   {
     // Every variable made in this scope, the optimizer's slots included, lives on the ps.
     ReplicaDeviceSetter on_ps(cluster.num_tasks("ps"));
-    Output hidden1 = Tanh(Dense(x, 2, 32, "hidden1"));
-    Output hidden2 = Tanh(Dense(hidden1, 32, 32, "hidden2"));
-    Output logits = Dense(hidden2, 32, 3, "logits");
+    Output logits = SpiralsLogits(x);  // The MLP 2-32-32-3 of examples/spirals_model.h.
     loss = ReduceMean(SparseSoftmaxCrossEntropyWithLogits(labels, logits), std::nullopt, false,
                       "loss");
     global_step = GetOrCreateGlobalStep();

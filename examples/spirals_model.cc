@@ -46,15 +46,19 @@ Tensor GatherRows(const Tensor& from, const std::vector<int64_t>& rows) {
 
 }  // namespace
 
-SpiralsModel BuildSpiralsModel(double learning_rate) {
+Output SpiralsLogits(const Output& x) {
   constexpr int kClasses = 3, kHidden = 32;
+  Output hidden1 = Tanh(Dense(x, 2, kHidden, "hidden1"));
+  Output hidden2 = Tanh(Dense(hidden1, kHidden, kHidden, "hidden2"));
+  return Dense(hidden2, kHidden, kClasses, "logits");
+}
+
+SpiralsModel BuildSpiralsModel(double learning_rate) {
   GetDefaultGraph().set_seed(1);  // Every RandomNormal below derives its seed from this one.
   SpiralsModel m;
   m.x = Placeholder(DataType::kFloat, {TensorShape::kUnknownDim, 2}, "x");
   m.labels = Placeholder(DataType::kInt64, {TensorShape::kUnknownDim}, "labels");
-  Output hidden1 = Tanh(Dense(m.x, 2, kHidden, "hidden1"));
-  Output hidden2 = Tanh(Dense(hidden1, kHidden, kHidden, "hidden2"));
-  Output logits = Dense(hidden2, kHidden, kClasses, "logits");
+  Output logits = SpiralsLogits(m.x);
   m.loss = ReduceMean(SparseSoftmaxCrossEntropyWithLogits(m.labels, logits), std::nullopt, false,
                       "loss");
   Output correct = Cast(Equal(ArgMax(logits, 1), m.labels), DataType::kFloat);

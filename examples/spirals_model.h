@@ -3,6 +3,7 @@
 //
 //   examples/train_spirals   MonitoredTrainingSession runs the train op built here
 //   tests/06_monitored/...   the exact-resume and golden-output tests build the same model
+//   distributed_spirals      builds the same layers (SpiralsLogits), placed on the ps
 //     Session                <-- the graph: placeholders, three dense layers, Adam
 //
 // Why the batches depend on the global step only: a checkpoint holds the variables, the
@@ -44,6 +45,14 @@ struct SpiralsModel {
   Variable global_step;  ///< The step every checkpoint records; the train op increments it.
   Operation* train_op;   ///< One Adam step on the batch fed to x and labels.
 };
+
+/// The classifier's layers on `x` ([batch, 2] float32), made in the default graph: dense
+/// 2-32 and 32-32, each followed by tanh, then dense 32-3, in the name scopes hidden1,
+/// hidden2 and logits. Weights are normal with stddev 1/sqrt(fan_in), seeded from the
+/// graph's seed; biases are zero. Returns the logits [batch, 3]. Its six variables are
+/// ordinary global variables, so a ReplicaDeviceSetter scope around the call places them
+/// (examples/distributed_spirals.cc).
+Output SpiralsLogits(const Output& x);
 
 /// Builds the MLP 2-32-32-3 (tanh) with Adam at `learning_rate` into the default graph,
 /// with the graph seed set, scalar summaries of loss and accuracy (for TensorBoard), and
