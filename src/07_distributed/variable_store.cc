@@ -132,18 +132,12 @@ const VariableStore::CachedUpdate& VariableStore::UpdateOpLocked(
   // ps: a client's bad requests must not make it grow.
   {
     Graph scratch;
-    std::map<Operation*, Operation*> stand_ins;
-    std::vector<Operation*> scratch_variables;
+    std::vector<Operation*> stand_ins;  // Unnamed: a shape function sees dtypes and shapes.
     for (Operation* v : variables) {
-      auto [it, made] = stand_ins.emplace(v, nullptr);
-      if (made) {
-        it->second =
-            scratch.AddOperation("VariableV2", v->name() + "/", {},
-                                 {{"dtype", v->output_dtype(0)}, {"shape", v->output_shape(0)}});
-      }
-      scratch_variables.push_back(it->second);
+      stand_ins.push_back(scratch.AddOperation(
+          "VariableV2", "", {}, {{"dtype", v->output_dtype(0)}, {"shape", v->output_shape(0)}}));
     }
-    MakeUpdateOp(scratch, scratch_variables, inputs, update.type(), op_attrs);
+    MakeUpdateOp(scratch, stand_ins, inputs, update.type(), op_attrs);
   }
   // [mts:ps-update-scratch-end]
   return update_ops_.emplace(key, MakeUpdateOp(graph_, variables, inputs, update.type(), op_attrs))
