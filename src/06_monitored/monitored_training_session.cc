@@ -72,7 +72,7 @@ MonitoredSession::Hooks TensorFlowsDefaultHooks(const MonitoredTrainingSessionOp
                  "save_checkpoint_steps");
     hooks.push_back(std::make_shared<CheckpointSaverHook>(
         options.checkpoint_dir, checkpoint_secs, checkpoint_steps, nullptr, "model.ckpt", scaffold,
-        std::vector<std::shared_ptr<CheckpointSaverListener>>{}, options.clock));
+        options.checkpoint_saver_listeners, options.clock));
   }
   hooks.insert(hooks.end(), options.hooks.begin(), options.hooks.end());
   return hooks;
@@ -112,8 +112,8 @@ std::unique_ptr<MonitoredSession> MonitoredTrainingSession(
     creator = std::make_shared<ChiefSessionCreator>(scaffold, options.master,
                                                     options.checkpoint_dir, "", options.clock);
   } else {
-    creator = std::make_shared<WorkerSessionCreator>(scaffold, options.master,
-                                                     options.max_wait_secs, options.clock);
+    creator = std::make_shared<WorkerSessionCreator>(
+        scaffold, options.master, options.max_wait_secs, options.clock, options.recovery_wait_secs);
   }
   MonitoredSessionOptions session_options;
   session_options.stop_grace_period_secs = options.stop_grace_period_secs;

@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "src/02_chief_worker/scaffold.h"
+#include "src/03_hooked/checkpoint_saver_listener.h"
 #include "src/03_hooked/session_run_hook.h"
 #include "src/05_recoverable/recoverable_session.h"
 #include "src/06_monitored/monitored_session.h"
@@ -76,8 +77,15 @@ struct MonitoredTrainingSessionOptions {
   int64_t log_step_count_steps = 100;
   /// How long a worker waits for the chief's model to be ready.
   double max_wait_secs = 7200;
+  /// Beyond TensorFlow: how often a waiting worker checks again whether the chief's model
+  /// is ready. TensorFlow's MonitoredTrainingSession has no such argument and always uses
+  /// its SessionManager's default, 30 seconds, the default here too.
+  double recovery_wait_secs = 30;
   /// Where summaries go; "" means checkpoint_dir.
   std::string summary_dir;
+  /// Beyond TensorFlow (as Estimator.train's saving_listeners): called around every save of
+  /// the chief's default CheckpointSaverHook, e.g. to report each checkpoint written.
+  std::vector<std::shared_ptr<CheckpointSaverListener>> checkpoint_saver_listeners;
   /// Beyond TensorFlow: SIGTERM and SIGINT stop the loop cleanly (final checkpoint).
   bool stop_on_signals = true;
   /// Beyond TensorFlow: how recovery retries creations (default: as TensorFlow).

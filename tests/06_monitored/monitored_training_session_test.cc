@@ -19,12 +19,23 @@
 #include "src/03_hooked/summary_saver_hook.h"
 #include "src/03_hooked/summary_writer_cache.h"
 #include "src/platform/file_system.h"
+#include "src/platform/logging.h"
 #include "tests/testing/fake_clock.h"
 
 namespace mts {
 namespace {
 
 class NamedHook : public SessionRunHook {};
+
+// Records the step of every checkpoint it is told of.
+class RecordingListener : public CheckpointSaverListener {
+ public:
+  bool AfterSave(SessionInterface&, int64_t step) override {
+    steps.push_back(step);
+    return false;
+  }
+  std::vector<int64_t> steps;
+};
 
 std::string NewDir(const std::string& name) {
   static int count = 0;
@@ -168,6 +179,37 @@ TEST_F(MonitoredTrainingSessionTest, ChiefWritesEventsAndASecondSessionResumes) 
   auto session = MonitoredTrainingSession(options_);
   EXPECT_EQ(session->Run(train_).scalar<int64_t>(), 6);
   session->Close();
+}
+
+// checkpoint_saver_listeners hear of every save of the default hook, the final one included.
+TEST_F(MonitoredTrainingSessionTest, ListenersHearEverySaveOfTheDefaultHook) {
+  options_.checkpoint_dir = NewDir("listeners");
+  options_.save_checkpoint_steps = 5;
+  auto listener = std::make_shared<RecordingListener>();
+  options_.checkpoint_saver_listeners = {listener};
+  auto session = MonitoredTrainingSession(options_);
+  for (int i = 0; i < 7; ++i) session->Run(train_);
+  session->Close();
+  EXPECT_EQ(listener->steps, (std::vector<int64_t>{0, 5, 7}));
+}
+
+// A waiting worker checks again every recovery_wait_secs (TensorFlow's 30 s by default):
+// 90 seconds of waiting are 9 checks at 10 s, 3 at the default.
+TEST_F(MonitoredTrainingSessionTest, WorkerChecksForTheModelEveryRecoveryWaitSecs) {
+  options_.is_chief = false;
+  options_.max_wait_secs = 90;
+  for (const auto& [recovery_wait_secs, checks] : {std::pair<double, size_t>{10, 9}, {30, 3}}) {
+    FakeClock clock(FakeClock::Mode::kAutoAdvance);
+    options_.clock = &clock;
+    options_.recovery_wait_secs = recovery_wait_secs;
+    ScopedLogCapture log;
+    EXPECT_THROW(MonitoredTrainingSession(options_), DeadlineExceededError);
+    size_t waits = 0;
+    for (const std::string& line : log.lines()) {
+      waits += line.find("Worker still waiting") != std::string::npos;
+    }
+    EXPECT_EQ(waits, checks) << "recovery_wait_secs " << recovery_wait_secs;
+  }
 }
 
 // A worker waits for the chief's model; alone, it gives up after max_wait_secs.
