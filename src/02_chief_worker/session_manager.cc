@@ -7,6 +7,7 @@
 
 #include "src/01_session/errors.h"
 #include "src/01_session/session_factory.h"
+#include "src/01_session/training_util.h"
 #include "src/02_chief_worker/checkpoint_state.h"
 #include "src/02_chief_worker/scaffold.h"
 #include "src/platform/file_system.h"
@@ -86,7 +87,9 @@ std::pair<std::unique_ptr<Session>, bool> SessionManager::RestoreCheckpoint(
     return {std::move(session), false};
   }
   if (!checkpoint_filename_with_path.empty()) {
+    const std::optional<LiveModel> live = LiveModelOn(master, *session);
     saver->Restore(*session, checkpoint_filename_with_path);
+    if (live) WarnOfRollback(*live, master, checkpoint_filename_with_path, *session);
     return {std::move(session), true};
   }
 
@@ -100,11 +103,56 @@ std::pair<std::unique_ptr<Session>, bool> SessionManager::RestoreCheckpoint(
     waited += recovery_wait_secs_;
     state = GetCheckpointState(checkpoint_dir);
   }
+  const std::optional<LiveModel> live = LiveModelOn(master, *session);
   const std::vector<std::string> kept = RestoreNewestSound(*saver, *session, *state);
+  if (live) WarnOfRollback(*live, master, checkpoint_dir, *session);
   // Let the saver go on deleting old checkpoints where the previous run left off.
   saver->RecoverLastCheckpoints(kept);
   return {std::move(session), true};
 }
+
+// [mts:live-model-rollback]
+std::optional<SessionManager::LiveModel> SessionManager::LiveModelOn(const std::string& master,
+                                                                     Session& session) const {
+  // In process ("") every session starts empty: there is no live model to roll back. On a
+  // remote master the variables outlive the chief: a chief that restarted while the ps kept
+  // running finds the model the workers are training. The shared (global) variables tell,
+  // so the ready-for-local-init op is asked first: the new session's own local variables
+  // are unset whatever the state of the model.
+  const std::optional<Output>& global_ready =
+      ready_for_local_init_op_ ? ready_for_local_init_op_ : ready_op_;
+  if (master.empty() || !global_ready || !Ready(global_ready, session).ready) return std::nullopt;
+  LiveModel live;
+  if (const std::optional<Variable> step = GetGlobalStep(graph_)) {
+    live.step = GlobalStepValue(session, *step);
+  }
+  return live;
+}
+
+void SessionManager::WarnOfRollback(const LiveModel& live, const std::string& master,
+                                    const std::string& source, Session& session) const {
+  // Beyond TensorFlow, which restores the same way without a word: the workers' steps since
+  // the checkpoint are gone from the live model, and they will see the global step go back.
+  std::optional<int64_t> restored;
+  if (const std::optional<Variable> step = GetGlobalStep(graph_)) {
+    restored = GlobalStepValue(session, *step);
+  }
+  std::ostringstream line;
+  line << "The model on " << master << " was live";
+  if (live.step && restored) {
+    if (*live.step <= *restored) return;  // Nothing the workers trained is lost.
+    line << " at global step " << *live.step << " and was rolled back to the checkpoint from "
+         << source << " at global step " << *restored << ": " << *live.step - *restored
+         << " steps of training are lost";
+  } else {
+    line << " and was rolled back to the checkpoint from " << source
+         << ": the training since that checkpoint is lost";
+  }
+  line << ". A restarted chief always restores (TensorFlow's does too); to lose fewer steps "
+          "when the chief restarts, save checkpoints more often.";
+  MTS_LOG(WARNING) << line.str();
+}
+// [mts:live-model-rollback-end]
 
 // [mts:restore-newest-sound]
 std::vector<std::string> SessionManager::RestoreNewestSound(Saver& saver, Session& session,

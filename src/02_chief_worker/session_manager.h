@@ -16,6 +16,11 @@
 // initialises its own with the local init op, but only once the global variables they may
 // be computed from are set (the ready-for-local-init op).
 //
+// On a remote master the model can outlive the chief. A chief restarted while the parameter
+// servers kept running restores its checkpoint over the model the workers are training, and
+// so rolls it back; TensorFlow does that silently, mts logs a warning naming the live step,
+// the checkpoint's step and the steps lost.
+//
 // Lifecycle: construct with the scaffold's three ops; call PrepareSession (chief) or
 // WaitForSession (worker) once per session (re)creation; each returns a new session.
 //
@@ -33,6 +38,7 @@
 #ifndef MTS_SRC_02_CHIEF_WORKER_SESSION_MANAGER_H_
 #define MTS_SRC_02_CHIEF_WORKER_SESSION_MANAGER_H_
 
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -141,7 +147,20 @@ class SessionManager {
     std::vector<std::string> missing;
   };
 
+  // A model found already initialised on a remote master before a restore: the chief
+  // restarted while the parameter servers kept the model the workers train.
+  struct LiveModel {
+    std::optional<int64_t> step;  // Its global step, if the graph has one.
+  };
+
   std::unique_ptr<Session> NewSession(const std::string& master) const;
+  // The live model on `master` as `session` sees it, or nullopt when there is none: the
+  // master is in process (""), no ready op says, or some global variable is unset.
+  std::optional<LiveModel> LiveModelOn(const std::string& master, Session& session) const;
+  // Logs a warning that restoring from `source` rolled `live` back, naming both steps and
+  // the steps lost; says nothing when the live model was not ahead of the checkpoint.
+  void WarnOfRollback(const LiveModel& live, const std::string& master,
+                      const std::string& source, Session& session) const;
   std::pair<std::unique_ptr<Session>, bool> RestoreCheckpoint(
       const std::string& master, Saver* saver, const std::string& checkpoint_dir,
       const std::string& checkpoint_filename_with_path, bool wait_for_checkpoint,
