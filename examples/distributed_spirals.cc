@@ -5,12 +5,13 @@
 //
 //   bazel run //examples:distributed_spirals                      # ps + chief + 2 workers
 //   bazel run //examples:distributed_spirals -- --restart_ps      # kill the ps mid-run
+//   bazel run //examples:distributed_spirals -- --help
 //
-//   RecoverableSession      every worker, the chief included, survives a ps restart
-//     CoordinatedSession
-//       HookedSession       StopAtStepHook; the chief also saves checkpoints
-//         Chief / Worker    ChiefSessionCreator restores or initialises; workers wait
-//           RemoteSession   variables on /job:ps/task:0, the rest of the graph here
+//   MonitoredTrainingSession  <-- each worker: the whole stack, with master = its server's
+//     MonitoredSession            grpc:// target; the chief also saves checkpoints
+//       RecoverableSession      every worker, the chief included, survives a ps restart
+//         ... Chief / Worker    the chief initialises or restores; workers wait
+//               RemoteSession   variables on /job:ps/task:0, the rest of the graph here
 //
 // The TensorFlow 1.x program it mirrors:
 //
@@ -20,78 +21,52 @@
 //   with tf.device(tf.train.replica_device_setter(cluster=cluster)):
 //       ... the spirals MLP, global step, AdamOptimizer(0.02).minimize(loss, global_step)
 //   with tf.train.MonitoredTrainingSession(master=server.target, is_chief=(task_index == 0),
-//           checkpoint_dir=..., hooks=[tf.train.StopAtStepHook(last_step=...)]) as sess:
+//           checkpoint_dir=..., save_checkpoint_steps=...,
+//           hooks=[tf.train.StopAtStepHook(last_step=...)]) as sess:
 //       while not sess.should_stop(): sess.run(train_op, feed_dict)
 //
-// Flags: --job_name=ps|worker --task_index=N --cluster=ps=h:p;worker=h:p,h:p (or
-// --cluster_file=spec.json) --checkpoint_dir=DIR --train_steps=N --save_steps=N
-// --log_every=N --step_delay_ms=N --max_wait_secs=N --recovery_wait_secs=S. Every line it
-// prints starts with the task's role, e.g. "[worker:0 chief]", so the launcher can
-// interleave the processes' output.
-// Stage 06's MonitoredTrainingSession assembles the same stack from its options (with
-// master=server.target()); this example assembles it by hand from stages 02 to 05, so that
-// chapter 07 can show each layer at work over the network.
+// Beyond that program, each worker watches the global step for what losing the chief costs:
+// a step that goes back (a chief restored a checkpoint over the live model: the steps since
+// are lost) and a newest checkpoint far behind (the chief may be gone: nothing is saved).
+// Every line it prints starts with the task's role, e.g. "[worker:0 chief]", so the
+// launcher can interleave the processes' output. The flags: distributed_flags.h, or --help.
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <map>
+#include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "examples/distributed_flags.h"
 #include "examples/distributed_launcher.h"
 #include "examples/spirals_model.h"
 #include "src/01_session/adam_optimizer.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/errors.h"
 #include "src/01_session/example_data.h"
+#include "src/01_session/graph.h"
 #include "src/01_session/loss_ops.h"
 #include "src/01_session/math_ops.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"
-#include "src/02_chief_worker/chief_session_creator.h"
-#include "src/02_chief_worker/scaffold.h"
-#include "src/02_chief_worker/worker_session_creator.h"
-#include "src/03_hooked/checkpoint_saver_hook.h"
+#include "src/02_chief_worker/checkpoint_state.h"
 #include "src/03_hooked/checkpoint_saver_listener.h"
 #include "src/03_hooked/session_run_hook.h"
 #include "src/03_hooked/stop_at_step_hook.h"
-#include "src/04_coordinated/coordinated_session.h"
-#include "src/05_recoverable/recoverable_session.h"
+#include "src/06_monitored/monitored_session_scope.h"
+#include "src/06_monitored/monitored_training_session.h"
 #include "src/07_distributed/cluster_spec.h"
 #include "src/07_distributed/replica_device_setter.h"
 #include "src/07_distributed/server.h"
+#include "src/platform/logging.h"
 
 namespace {
 
 using namespace mts;
-
-std::map<std::string, std::string> ParseFlags(int argc, char** argv) {
-  std::map<std::string, std::string> flags;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg.rfind("--", 0) != 0) {
-      std::fprintf(stderr, "unexpected argument %s (flags are --name=value or --name)\n", argv[i]);
-      std::exit(2);
-    }
-    const size_t eq = arg.find('=');
-    if (eq == std::string::npos) {
-      flags[arg.substr(2)] = "true";  // A switch: --restart_ps.
-    } else {
-      flags[arg.substr(2, eq - 2)] = arg.substr(eq + 1);
-    }
-  }
-  return flags;
-}
-
-std::string Flag(const std::map<std::string, std::string>& flags, const std::string& name,
-                 const std::string& fallback) {
-  auto it = flags.find(name);
-  return it == flags.end() ? fallback : it->second;
-}
 
 // Every line names the process, so interleaved output stays readable.
 std::string g_role;
@@ -103,7 +78,8 @@ void Say(const char* format, Args... args) {
 }
 
 // Prints the global step each (re)created session starts from: after a ps restart the
-// chief's line shows the checkpoint it restored.
+// chief's line shows the checkpoint it restored. Every session after the first is a
+// recovery.
 class SessionStartHook : public SessionRunHook {
  public:
   explicit SessionStartHook(Variable global_step) : global_step_(global_step) {}
@@ -112,13 +88,14 @@ class SessionStartHook : public SessionRunHook {
     Say("session %d ready at global step %lld", sessions_,
         static_cast<long long>(GlobalStepValue(session, global_step_)));
   }
+  int recoveries() const { return sessions_ > 0 ? sessions_ - 1 : 0; }
 
  private:
   Variable global_step_;
   int sessions_ = 0;
 };
 
-// The chief reports each checkpoint it wrote.
+// The chief reports each checkpoint it wrote, the final one included.
 class SaveReporter : public CheckpointSaverListener {
  public:
   bool AfterSave(SessionInterface&, int64_t step) override {
@@ -127,19 +104,68 @@ class SaveReporter : public CheckpointSaverListener {
   }
 };
 
-int RunWorker(const ClusterSpec& cluster, int task_index,
-              const std::map<std::string, std::string>& flags) {
-  const bool is_chief = task_index == 0;
-  const int64_t train_steps = std::stoll(Flag(flags, "train_steps", "300"));
-  const int64_t save_steps = std::stoll(Flag(flags, "save_steps", "50"));
-  const int64_t log_every = std::stoll(Flag(flags, "log_every", "50"));
-  const int step_delay_ms = std::stoi(Flag(flags, "step_delay_ms", "0"));
-  const double max_wait_secs = std::stod(Flag(flags, "max_wait_secs", "120"));
-  const double recovery_wait_secs = std::stod(Flag(flags, "recovery_wait_secs", "0.5"));
-  const std::string checkpoint_dir = Flag(flags, "checkpoint_dir", "");
+// [mts:chief-gone-watch]
+// What the chief's absence or return costs, seen from the global step a worker reads. A
+// step that goes back means a chief restored a checkpoint over the live model (it restarted,
+// or the ps did): the steps between are lost. A newest checkpoint far behind the step means
+// the chief may be gone: nothing the workers train is saved. The check reads only the small
+// state file of the shared checkpoint directory, once per progress line; a worker that sees
+// no state file (not the chief's machine, or no save yet) says nothing.
+class ChiefWatch {
+ public:
+  ChiefWatch(std::string checkpoint_dir, int64_t save_steps)
+      : checkpoint_dir_(std::move(checkpoint_dir)), save_steps_(save_steps) {}
 
+  // Every step: `step` is the global step this worker just read.
+  void StepRead(int64_t step) {
+    if (last_step_ && step < *last_step_) {
+      MTS_LOG(WARNING) << "global step went back from " << *last_step_ << " to " << step
+                       << ": the chief restored a checkpoint; the steps between are lost";
+    }
+    last_step_ = step;
+  }
+
+  // Every progress line of a worker that is not the chief.
+  void CheckCheckpoints(int64_t step) {
+    const std::optional<int64_t> newest = NewestCheckpointStep();
+    if (!newest) return;
+    const bool behind = step - *newest > 3 * save_steps_;
+    if (behind && !warned_about_ckpt_) {
+      MTS_LOG(WARNING) << "the newest checkpoint in " << checkpoint_dir_ << " is at global step "
+                       << *newest << ", " << step - *newest << " steps behind the global step "
+                       << step << " (the chief saves every " << save_steps_
+                       << "): the chief may be gone. Training goes on, but the steps past "
+                       << *newest << " are lost when the job stops or the chief restarts; "
+                       << "check the chief.";
+    }
+    warned_about_ckpt_ = behind;  // Warn again only after the checkpoints caught up.
+  }
+
+ private:
+  // The step of the newest checkpoint, from the name the state file gives it
+  // ("model.ckpt-1263"); nullopt if there is none or it cannot be read.
+  std::optional<int64_t> NewestCheckpointStep() const {
+    try {
+      const std::optional<CheckpointState> state = GetCheckpointState(checkpoint_dir_);
+      if (!state) return std::nullopt;
+      const std::string& path = state->model_checkpoint_path;
+      return std::stoll(path.substr(path.rfind('-') + 1));
+    } catch (const std::exception&) {
+      return std::nullopt;  // A state file being replaced, or not ours: check next time.
+    }
+  }
+
+  std::string checkpoint_dir_;
+  int64_t save_steps_;
+  std::optional<int64_t> last_step_;
+  bool warned_about_ckpt_ = false;
+};
+// [mts:chief-gone-watch-end]
+
+int RunWorker(const DistributedFlags& flags) {
+  const bool is_chief = flags.task_index == 0;
   // This task's server: its target names the cluster for the session.
-  Server server(cluster, "worker", task_index);
+  Server server(flags.cluster, "worker", flags.task_index);
 
   // [mts:distributed-graph]
   Graph graph;
@@ -153,7 +179,7 @@ int RunWorker(const ClusterSpec& cluster, int task_index,
   Variable global_step;
   {
     // Every variable made in this scope, the optimizer's slots included, lives on the ps.
-    ReplicaDeviceSetter on_ps(cluster.num_tasks("ps"));
+    ReplicaDeviceSetter on_ps(flags.cluster.num_tasks("ps"));
     Output logits = SpiralsLogits(x);  // The MLP 2-32-32-3 of examples/spirals_model.h.
     loss = ReduceMean(SparseSoftmaxCrossEntropyWithLogits(labels, logits), std::nullopt, false,
                       "loss");
@@ -163,84 +189,77 @@ int RunWorker(const ClusterSpec& cluster, int task_index,
   // [mts:distributed-graph-end]
 
   // [mts:distributed-stack]
-  auto scaffold = std::make_shared<Scaffold>();
-  std::vector<std::shared_ptr<SessionRunHook>> hooks = {
-      std::make_shared<StopAtStepHook>(std::nullopt, train_steps),
-      std::make_shared<SessionStartHook>(global_step)};
-  std::shared_ptr<SessionCreator> creator;
-  if (is_chief) {
-    // The chief initialises or restores, and saves checkpoints.
-    creator = std::make_shared<ChiefSessionCreator>(scaffold, server.target(), checkpoint_dir);
-    if (!checkpoint_dir.empty()) {
-      hooks.push_back(std::make_shared<CheckpointSaverHook>(
-          checkpoint_dir, std::nullopt, save_steps, nullptr, "model.ckpt", scaffold,
-          std::vector<std::shared_ptr<CheckpointSaverListener>>{std::make_shared<SaveReporter>()}));
-    }
-  } else {
-    // A worker waits until the chief has made the model ready, checking every
-    // recovery_wait_secs (TensorFlow's default is 30 s; twice a second suits a demo).
-    creator = std::make_shared<WorkerSessionCreator>(scaffold, server.target(), max_wait_secs,
-                                                     nullptr, recovery_wait_secs);
-  }
-  for (auto& hook : hooks) hook->Begin();  // As MonitoredSession does, before creating.
-  RecoveryOptions recovery;
-  recovery.initial_backoff_secs = 0.1;  // A ps that is down: try again soon, not in a spin.
-  recovery.max_backoff_secs = 1;
-  RecoverableSession session(std::make_shared<CoordinatedSessionCreator>(creator, hooks), recovery);
+  auto session_start = std::make_shared<SessionStartHook>(global_step);
+  MonitoredTrainingSessionOptions options;
+  options.master = server.target();  // grpc://...: RemoteSessions, variables on the ps.
+  options.is_chief = is_chief;
+  // The chief restores from here or initialises, then saves every save_steps and at the
+  // end; the other workers ignore it, as in TensorFlow.
+  options.checkpoint_dir = flags.checkpoint_dir;
+  options.save_checkpoint_steps = flags.save_steps;
+  options.checkpoint_saver_listeners = {std::make_shared<SaveReporter>()};
+  options.hooks = {StopAtStepHook::AtLastStep(flags.train_steps), session_start};
+  // A worker checks whether the chief has made the model ready every recovery_wait_secs
+  // (TensorFlow's 30 s; a demo wants less), for at most max_wait_secs.
+  options.max_wait_secs = flags.max_wait_secs;
+  options.recovery_wait_secs = flags.recovery_wait_secs;
+  options.recovery.initial_backoff_secs = 0.1;  // A ps that is down: try again soon, not in a spin.
+  options.recovery.max_backoff_secs = 1;
+  std::unique_ptr<MonitoredSession> session = MonitoredTrainingSession(options);
   // [mts:distributed-stack-end]
 
   // [mts:distributed-loop]
   const FeedDict feeds = {{x, data.x}, {labels, data.labels}};
+  ChiefWatch watch(flags.checkpoint_dir, flags.save_steps);
   int64_t local_steps = 0;
   float last_loss = NAN;
   int64_t step = 0;
-  while (!session.ShouldStop()) {
-    std::vector<Tensor> out = session.Run({loss, global_step.value()}, feeds, {train_op});
-    last_loss = out[0].scalar<float>();
-    step = out[1].scalar<int64_t>();
-    if (++local_steps % log_every == 0) {
-      Say("global step %lld  loss %.4f  (local step %lld)", static_cast<long long>(step), last_loss,
-          static_cast<long long>(local_steps));
+  WithMonitoredSession(*session, [&](MonitoredSession& sess) {
+    while (!sess.ShouldStop()) {
+      std::vector<Tensor> out = sess.Run({loss, global_step.value()}, feeds, {train_op});
+      last_loss = out[0].scalar<float>();
+      step = out[1].scalar<int64_t>();
+      watch.StepRead(step);
+      if (++local_steps % flags.log_every == 0) {
+        Say("global step %lld  loss %.4f  (local step %lld)", static_cast<long long>(step),
+            last_loss, static_cast<long long>(local_steps));
+        if (!is_chief && !flags.checkpoint_dir.empty()) watch.CheckCheckpoints(step);
+      }
+      if (flags.step_delay_ms > 0) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(flags.step_delay_ms));
+      }
     }
-    if (step_delay_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(step_delay_ms));
-  }
+  });  // A clean close: the hooks' End, and the chief's final checkpoint.
   // [mts:distributed-loop-end]
   Say("done: global step %lld  loss %.4f  local steps %lld  recoveries %lld",
       static_cast<long long>(step), last_loss, static_cast<long long>(local_steps),
-      static_cast<long long>(session.num_recoveries()));
-  session.Close();
+      static_cast<long long>(session_start->recoveries()));
   return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::map<std::string, std::string> flags = ParseFlags(argc, argv);
-  const std::string job = Flag(flags, "job_name", "");
-  const int task_index = std::stoi(Flag(flags, "task_index", "0"));
+  const DistributedFlags flags = ParseDistributedFlags(argc, argv);  // Exits 2 on a bad value.
   try {
-    const ClusterSpec cluster = flags.count("cluster_file")
-                                    ? ClusterSpec::FromJsonFile(flags.at("cluster_file"))
-                                    : ClusterSpec::FromFlag(Flag(flags, "cluster", ""));
-    if (job.empty()) return RunLauncher("/proc/self/exe", flags);  // Runs itself as tasks.
+    if (flags.job_name.empty()) {
+      return RunLauncher("/proc/self/exe", flags.launcher);  // Runs itself as the tasks.
+    }
     // [mts:ps-main]
-    if (job == "ps") {
-      g_role = "ps:" + std::to_string(task_index);
-      Server server(cluster, "ps", task_index);
+    if (flags.job_name == "ps") {
+      g_role = "ps:" + std::to_string(flags.task_index);
+      Server server(flags.cluster, "ps", flags.task_index);
       Say("serving at %s, incarnation %llu", server.target().c_str(),
           static_cast<unsigned long long>(server.store().incarnation()));
       server.Join();  // Until killed: a parameter server never finishes on its own.
       return 0;
     }
     // [mts:ps-main-end]
-    if (job == "worker") {
-      g_role = "worker:" + std::to_string(task_index) + (task_index == 0 ? " chief" : "");
-      return RunWorker(cluster, task_index, flags);
-    }
-    std::fprintf(stderr, "--job_name must be ps or worker, got '%s'\n", job.c_str());
-    return 2;
+    g_role = "worker:" + std::to_string(flags.task_index) + (flags.task_index == 0 ? " chief" : "");
+    return RunWorker(flags);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "[%s] failed: %s\n", g_role.c_str(), e.what());
+    std::fprintf(stderr, "[%s] failed: %s\n", (g_role.empty() ? "launcher" : g_role).c_str(),
+                 e.what());
     return 1;
   }
 }
