@@ -405,8 +405,8 @@ void Launcher::OnChiefExit(const Task& chief) {
   const std::string saved =
       chief_saved_step_ ? "past step " + std::to_string(*chief_saved_step_) : "at all";
   Say("[launcher] the chief exited (" + HowItEnded(chief.status) + ") while " +
-      std::to_string(training) + " worker" + (training == 1 ? "" : "s") +
-      " still train: the workers train on but no checkpoint will be written " + saved +
+      std::to_string(training) + (training == 1 ? " worker still trains" : " workers still train") +
+      ": the workers train on but no checkpoint will be written " + saved +
       ", so what they train from now on is lost when the job ends (a restarted chief restores "
       "its last checkpoint too). Stop the job and start it again to resume from there.");
 }

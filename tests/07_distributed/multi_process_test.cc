@@ -2,9 +2,12 @@
 // process of examples:distributed_spirals, driven through TaskCluster. Every wait is
 // bounded; TaskCluster kills whatever is left when a test ends.
 #include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
+#include "src/02_chief_worker/checkpoint_state.h"
 #include "tests/07_distributed/task_cluster.h"
 
 namespace mts {
@@ -72,6 +75,14 @@ TEST(MultiProcessTest, PsChiefAndTwoWorkersReachTheTargetStepAndLoss) {
     total += done.local_steps;
   }
   EXPECT_GE(total, 400);
+  // The chief's clean close wrote the final checkpoint, at the last step or after it (the
+  // others may finish a step meanwhile); nothing trained is left unsaved.
+  const std::vector<long long> saved =
+      NumbersAfter(cluster.Log("worker0"), "saved checkpoint at global step ");
+  ASSERT_FALSE(saved.empty());
+  EXPECT_GE(saved.back(), 400);
+  EXPECT_EQ(LatestCheckpoint(cluster.checkpoint_dir()),
+            cluster.checkpoint_dir() + "/model.ckpt-" + std::to_string(saved.back()));
 }
 // [mts:test-trains-end]
 
@@ -164,6 +175,61 @@ TEST(MultiProcessTest, AWorkerKilledAndRestartedRejoins) {
   EXPECT_GE(done.step, 1199) << log;
   EXPECT_EQ(ParseDone(cluster.Log("worker0")).recoveries, 0);  // Nobody else noticed.
 }
+
+// [mts:test-chief-restart]
+// The chief killed mid-run while worker 1 trains on, then started again. Worker 1 warns
+// that the newest checkpoint fell behind (the chief may be gone); the new chief restores its
+// last checkpoint over the live model and warns of the steps rolled back; worker 1 warns
+// that the global step went back. TensorFlow does the same rollback, without a word.
+TEST(MultiProcessTest, AChiefRestartedMidRunRollsTheLiveModelBackAndEveryoneSaysSo) {
+  TaskCluster cluster(2, {"--train_steps=1000000", "--save_steps=20", "--log_every=10",
+                          "--step_delay_ms=2", "--recovery_wait_secs=0.05"});
+  cluster.StartPs();
+  cluster.StartWorker(0);
+  cluster.StartWorker(1);
+  ASSERT_TRUE(cluster.WaitForLogUntil(
+      "worker0",
+      [](const std::string& log) {
+        const std::vector<long long> saved = NumbersAfter(log, "saved checkpoint at global step ");
+        return !saved.empty() && saved.back() >= 20;
+      },
+      kRunSecs))
+      << cluster.Log("worker0");
+  cluster.KillWorker(0);
+  ASSERT_TRUE(cluster.WaitForLog("worker1", "the chief may be gone", kRunSecs))
+      << cluster.Log("worker1");
+
+  const size_t first_life = cluster.Log("worker0").size();
+  cluster.StartWorker(0);
+  ASSERT_TRUE(cluster.WaitForLog("worker0", "steps of training are lost", kRunSecs))
+      << cluster.Log("worker0");
+  ASSERT_TRUE(cluster.WaitForLog("worker1", "global step went back from ", kRunSecs))
+      << cluster.Log("worker1");
+
+  // The chief: "The model on grpc://... was live at global step M and was rolled back to
+  // the checkpoint from DIR at global step K: M-K steps of training are lost."
+  const std::string chief = cluster.Log("worker0").substr(first_life);
+  const std::vector<long long> live = NumbersAfter(chief, "was live at global step ");
+  const std::vector<long long> restored =
+      NumbersAfter(chief, "was rolled back to the checkpoint from " + cluster.checkpoint_dir() +
+                              " at global step ");
+  ASSERT_EQ(live.size(), 1u) << chief;
+  ASSERT_EQ(restored.size(), 1u) << chief;
+  EXPECT_GT(live[0], restored[0] + 60);  // Worker 1 trained past three saves meanwhile.
+  // Worker 1 trains on during the restore, so the new session starts a step or two later.
+  EXPECT_GE(NumbersAfter(chief, "session 1 ready at global step ")[0], restored[0]);
+  EXPECT_LT(NumbersAfter(chief, "session 1 ready at global step ")[0], live[0]);
+  // Worker 1 saw the step fall back to the checkpoint's (or a step or two after it).
+  const std::string worker = cluster.Log("worker1");
+  const long long from = NumbersAfter(worker, "global step went back from ")[0];
+  const size_t to_at = worker.find(" to ", worker.find("global step went back from "));
+  const long long to = std::atoll(worker.c_str() + to_at + 4);
+  EXPECT_GT(from, to);
+  EXPECT_GE(to, restored[0]);
+  EXPECT_NE(worker.find("the chief restored a checkpoint; the steps between are lost"),
+            std::string::npos);
+}
+// [mts:test-chief-restart-end]
 
 }  // namespace
 }  // namespace testing

@@ -7,7 +7,9 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <stdexcept>
+#include <system_error>
 
 extern char** environ;
 
@@ -55,6 +57,15 @@ ChildProcess::~ChildProcess() {
   ::close(out_);
 }
 
+bool ChildProcess::Fill() {
+  char chunk[4096];
+  const ssize_t n = ::read(out_, chunk, sizeof(chunk));
+  if (n <= 0) return false;
+  buffer_.append(chunk, static_cast<size_t>(n));
+  output_.append(chunk, static_cast<size_t>(n));
+  return true;
+}
+
 std::string ChildProcess::ReadLine() {
   for (;;) {
     const size_t newline = buffer_.find('\n');
@@ -63,11 +74,29 @@ std::string ChildProcess::ReadLine() {
       buffer_.erase(0, newline + 1);
       return line;
     }
-    char chunk[256];
-    const ssize_t n = ::read(out_, chunk, sizeof(chunk));
-    if (n <= 0) return "";
-    buffer_.append(chunk, static_cast<size_t>(n));
+    if (!Fill()) return "";
   }
+}
+
+std::optional<std::string> ChildProcess::ReadLineContaining(const std::string& text) {
+  for (;;) {
+    const size_t newline = buffer_.find('\n');
+    if (newline == std::string::npos) {
+      if (!Fill()) return std::nullopt;
+      continue;
+    }
+    std::string line = buffer_.substr(0, newline);
+    buffer_.erase(0, newline + 1);
+    if (line.find(text) != std::string::npos) return line;
+  }
+}
+
+std::string ChildProcess::ReadRest() {
+  while (Fill()) {
+  }
+  std::string rest;
+  rest.swap(buffer_);
+  return rest;
 }
 
 void ChildProcess::Signal(int sig) {
@@ -90,8 +119,26 @@ bool ChildProcess::Kill() {
 std::string RunfilePath(const std::string& path) {
   const char* srcdir = std::getenv("TEST_SRCDIR");
   const char* workspace = std::getenv("TEST_WORKSPACE");
-  if (srcdir == nullptr || workspace == nullptr) return path;  // Run from the workspace root.
-  return std::string(srcdir) + "/" + workspace + "/" + path;
+  if (srcdir != nullptr && workspace != nullptr) {
+    return std::string(srcdir) + "/" + workspace + "/" + path;
+  }
+  // Not a test. `bazel run` gives the program its runfiles tree beside it; a genrule runs
+  // the program from bazel-bin, where what it needs was built beside it (its data).
+  std::error_code error;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) return path;
+  std::filesystem::path candidate = self.string() + ".runfiles/mts/" + path;
+  if (std::filesystem::exists(candidate, error)) return candidate.string();
+  // bazel-out/<config>/bin/<package>/<program>: the output root is the nearest "bin" above.
+  for (std::filesystem::path dir = self.parent_path(); dir.has_relative_path();
+       dir = dir.parent_path()) {
+    if (dir.filename() == "bin") {
+      candidate = dir / path;
+      if (std::filesystem::exists(candidate, error)) return candidate.string();
+      break;
+    }
+  }
+  return path;  // Run from the workspace root.
 }
 
 }  // namespace mts

@@ -17,6 +17,7 @@
 
 #include <sys/types.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,15 @@ class ChildProcess {
 
   /// The next line the child printed, without its newline; "" once its stdout is closed.
   std::string ReadLine();
+  /// Reads lines until one contains `text` and returns it (without its newline); nullopt
+  /// if the child closed its stdout first.
+  std::optional<std::string> ReadLineContaining(const std::string& text);
+  /// Reads until the child closes its stdout; returns what was not read yet.
+  std::string ReadRest();
+  /// Everything read from the child's stdout so far, whichever call read it.
+  const std::string& output() const { return output_; }
+  /// The child's process id; -1 once it was reaped.
+  pid_t pid() const { return pid_; }
   /// Sends `sig` to the child.
   void Signal(int sig);
   /// Waits for the child to end and returns its wait status (see waitpid).
@@ -44,12 +54,18 @@ class ChildProcess {
   bool Kill();
 
  private:
+  // Reads one chunk of stdout into buffer_ and output_; false at its end.
+  bool Fill();
+
   pid_t pid_ = -1;
   int out_ = -1;
-  std::string buffer_;
+  std::string buffer_;  // Read but not yet returned.
+  std::string output_;  // Everything read.
 };
 
-/// The path of `path` (e.g. "examples/train_spirals") in a Bazel test's runfiles.
+/// The path of `path` (e.g. "examples/train_spirals") in the runfiles of the running
+/// program: a Bazel test's ($TEST_SRCDIR), a `bazel run` program's (<program>.runfiles), or
+/// else beside it in bazel-bin (a program a genrule runs); `path` itself if none has it.
 std::string RunfilePath(const std::string& path);
 
 }  // namespace mts
