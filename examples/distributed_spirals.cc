@@ -134,9 +134,9 @@ class ChiefWatch {
       MTS_LOG(WARNING) << "the newest checkpoint in " << checkpoint_dir_ << " is at global step "
                        << *newest << ", " << step - *newest << " steps behind the global step "
                        << step << " (the chief saves every " << save_steps_
-                       << "): the chief may be gone. Training goes on, but the steps past "
-                       << *newest << " are lost when the job stops or the chief restarts; "
-                       << "check the chief.";
+                       << "): the chief may be gone. Training goes on, but what it adds after "
+                       << "global step " << *newest
+                       << " is lost when the job stops or the chief restarts; check the chief.";
     }
     warned_about_ckpt_ = behind;  // Warn again only after the checkpoints caught up.
   }

@@ -4,12 +4,8 @@
 // job in order with a final checkpoint and leaves no process behind, and neither does a
 // SIGKILLed launcher; a chief that dies while workers train is reported. Every wait is for a
 // line the launcher prints or for a process to end; the launcher's --timeout_secs bounds it.
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -64,50 +60,10 @@ Finished RunToEnd(const std::vector<std::string>& args, const std::string& name)
   return run;
 }
 
-// The processes whose parent is `parent`, from /proc/<pid>/stat ("pid (comm) state ppid").
-std::vector<pid_t> ChildrenOf(pid_t parent) {
-  std::vector<pid_t> children;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    const std::string stat = ReadFile(entry.path().string() + "/stat");
-    const size_t comm_end = stat.rfind(')');
-    if (comm_end == std::string::npos) continue;
-    char state = 0;
-    int ppid = 0;
-    if (std::sscanf(stat.c_str() + comm_end + 1, " %c %d", &state, &ppid) == 2 &&
-        ppid == parent) {
-      children.push_back(std::stoi(entry.path().filename().string()));
-    }
-  }
-  return children;
-}
-
-// A handle on a process that is not our child: it becomes readable when the process ends,
-// and, unlike the pid, can never name another process afterwards.
-class ProcessHandle {
- public:
-  explicit ProcessHandle(pid_t pid)
-      : pid_(pid), fd_(static_cast<int>(syscall(SYS_pidfd_open, pid, 0))) {}
-  ~ProcessHandle() {
-    if (fd_ >= 0) close(fd_);
-  }
-  ProcessHandle(ProcessHandle&& other) : pid_(other.pid_), fd_(other.fd_) { other.fd_ = -1; }
-
-  // Whether the process has ended, waiting for it at most `timeout_ms`.
-  bool Ended(int timeout_ms) const {
-    pollfd fd = {fd_, POLLIN, 0};
-    return fd_ >= 0 && poll(&fd, 1, timeout_ms) == 1;
-  }
-  pid_t pid() const { return pid_; }
-
- private:
-  pid_t pid_;
-  int fd_;
-};
-
-std::vector<ProcessHandle> HandlesOnChildrenOf(pid_t parent) {
-  std::vector<ProcessHandle> handles;
-  for (pid_t pid : ChildrenOf(parent)) handles.emplace_back(pid);
-  return handles;
+std::vector<ProcessWatch> WatchChildrenOf(pid_t parent) {
+  std::vector<ProcessWatch> watches;
+  for (pid_t pid : ChildrenOf(parent)) watches.emplace_back(pid);
+  return watches;
 }
 
 // The launcher's flags for a small, slow job that is still training when a test strikes.
@@ -227,14 +183,14 @@ TEST(LauncherTest, SigtermStopsTheJobInOrderAndLeavesNoProcess) {
   const std::string dir = TestDir("sigterm");
   ChildProcess launcher(RunfilePath(kProgram), LongJob(dir));
   ASSERT_TRUE(launcher.ReadLineContaining("[worker:1] global step")) << launcher.output();
-  const std::vector<ProcessHandle> children = HandlesOnChildrenOf(launcher.pid());
+  const std::vector<ProcessWatch> children = WatchChildrenOf(launcher.pid());
   ASSERT_EQ(children.size(), 3u);  // The ps, the chief and worker 1.
   launcher.Signal(SIGTERM);
   launcher.ReadRest();
   const int status = launcher.Wait();
   const std::string out = launcher.output();
   EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status << out;
-  for (const ProcessHandle& child : children) {
+  for (const ProcessWatch& child : children) {
     EXPECT_TRUE(child.Ended(0)) << "pid " << child.pid() << " outlived the launcher";
   }
   const size_t received = out.find("[launcher] received SIGTERM");
@@ -254,10 +210,10 @@ TEST(LauncherTest, SigtermStopsTheJobInOrderAndLeavesNoProcess) {
 TEST(LauncherTest, ALauncherKilledWithSigkillTakesItsTasksWithIt) {
   ChildProcess launcher(RunfilePath(kProgram), LongJob(TestDir("sigkill")));
   ASSERT_TRUE(launcher.ReadLineContaining("[worker:1] global step")) << launcher.output();
-  const std::vector<ProcessHandle> children = HandlesOnChildrenOf(launcher.pid());
+  const std::vector<ProcessWatch> children = WatchChildrenOf(launcher.pid());
   ASSERT_EQ(children.size(), 3u);
   EXPECT_TRUE(launcher.Kill());
-  for (const ProcessHandle& child : children) {
+  for (const ProcessWatch& child : children) {
     EXPECT_TRUE(child.Ended(/*timeout_ms=*/30000)) << "pid " << child.pid() << " still runs";
   }
 }
@@ -281,8 +237,8 @@ TEST(LauncherTest, AChiefThatDiesWhileWorkersTrainIsReported) {
   }
   pid_t chief = -1;
   for (pid_t pid : ChildrenOf(launcher.pid())) {
-    const std::string cmdline = ReadFile("/proc/" + std::to_string(pid) + "/cmdline");
-    if (cmdline.find(std::string("--job_name=worker\0--task_index=0", 32)) != std::string::npos) {
+    const std::vector<std::string> args = ArgumentsOf(pid);
+    if (args.size() > 2 && args[1] == "--job_name=worker" && args[2] == "--task_index=0") {
       chief = pid;
     }
   }

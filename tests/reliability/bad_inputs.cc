@@ -1,6 +1,7 @@
 // bad_inputs.cc: the rows of the bad-input table (bad_inputs.h) of stages 01 to 05, then
-// those of stages 06 and 07 (bad_inputs_monitored_distributed.cc): one table, in stage
-// order; and the runner that plays a row.
+// those of stages 06 and 07 (bad_inputs_monitored_distributed.cc) and of the example
+// programs (bad_inputs_examples.cc): one table, in stage order; and the runner that plays
+// a row.
 //
 // Each action builds its own graph and directory, so the rows are independent and can run
 // in any order. Rows that touch files check afterwards that nothing was lost.
@@ -525,11 +526,14 @@ std::vector<BadInput> MakeRows() {
 
   // ---- 06 and 07: the monitored sessions, the distributed runtime ------------------------
   AppendMonitoredAndDistributedRows(rows);
+  // ---- examples: the programs, run as a user runs them -------------------------------------
+  AppendExampleRows(rows);
   return rows;
 }
 
 // The class name of the exception in flight, as errors.h spells it.
 std::string ClassOf(const std::exception& e) {
+  if (const auto* ended = dynamic_cast<const ProgramEnded*>(&e)) return ended->ending();
   if (const auto* op = dynamic_cast<const OpError*>(&e)) {
     switch (op->code()) {
       case ErrorCode::kCancelled:

@@ -3,7 +3,8 @@
 //   every stage (01 Session ... 07 distributed) and the platform seams below them
 //   bad_inputs.h  <-- this file: one row per mistake, each with a runnable action
 //                            (rows: bad_inputs.cc for 01 to 05, then
-//                            bad_inputs_monitored_distributed.cc for 06 and 07)
+//                            bad_inputs_monitored_distributed.cc for 06 and 07, then
+//                            bad_inputs_examples.cc for the example programs)
 //   bad_input_test.cc        runs every row: the right error class, a message saying what
 //                            to do, and no crash, hang or lost checkpoint
 //   bad_input_table.cc       prints the same rows as the book's reliability appendix
@@ -25,13 +26,15 @@ namespace mts {
 
 /// One bad input and the answer it must get.
 struct BadInput {
-  /// The stage whose API is misused: "01" ... "07", or "platform".
+  /// The stage whose API is misused: "01" ... "07", "platform", or "examples" (a program
+  /// run as a user runs it).
   std::string stage;
   /// What was tried, in a few words ("a feed of the wrong dtype").
   std::string tried;
   /// The exception class expected, as named in errors.h ("InvalidArgumentError"), or
   /// "none" when the input is handled without an error (a repeated Close, a damaged
-  /// checkpoint with a sound one before it).
+  /// checkpoint with a sound one before it); for a program, how it must end ("exit 2",
+  /// "killed by SIGTERM").
   std::string expected;
   /// Text the message (or, for "none", the log) must contain: the part that says what to do.
   std::string advice;
@@ -45,7 +48,7 @@ struct BadInput {
 
 /// What running one row produced.
 struct BadInputOutcome {
-  /// The class of the exception thrown ("none" if none).
+  /// The class of the exception thrown ("none" if none), or how a program ended.
   std::string error_class;
   /// Its what() (for "none": the lines logged during the action, joined).
   std::string message;

@@ -404,6 +404,26 @@ void AppendMonitoredAndDistributedRows(std::vector<BadInput>& rows) {
                            ClusterSpec({{"ps", {AddressOf(*ps0), AddressOf(*ps1)}}}));
                        session.Run({}, {}, {train_op});
                      }));
+  rows.push_back(Row(
+      "07", "a chief restarted while the ps kept the live model (TensorFlow rolls it back silently)",
+      "none", "steps of training are lost", [] {
+        std::unique_ptr<Server> ps = StartPs();
+        const std::string dir = FreshDir("chief_restart");
+        MonitoredTrainingSessionOptions options;
+        options.master = "grpc://" + AddressOf(*ps);
+        options.checkpoint_dir = dir;
+        options.save_checkpoint_steps = 5;  // At creation (step 0) and at step 5.
+        options.save_summaries_steps = 0;
+        options.log_step_count_steps = 0;
+        options.stop_on_signals = false;
+        {
+          TrainableModel model(/*ps_tasks=*/1);
+          std::unique_ptr<MonitoredSession> chief = MonitoredTrainingSession(options);
+          for (int i = 0; i < 8; ++i) chief->Run({}, {}, {model.train_op});
+        }  // The chief dies without its clean close: no final checkpoint; the ps keeps step 8.
+        TrainableModel model(/*ps_tasks=*/1);
+        MonitoredTrainingSession(options)->Close();  // Restores step 5 over the live model.
+      }));
 }
 
 }  // namespace mts

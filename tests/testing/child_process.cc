@@ -1,13 +1,18 @@
 #include "tests/testing/child_process.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <system_error>
 
@@ -114,6 +119,65 @@ bool ChildProcess::Kill() {
   Signal(SIGKILL);
   const int status = Wait();
   return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+}
+
+namespace {
+
+std::string ReadProcFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+std::vector<pid_t> ChildrenOf(pid_t parent) {
+  std::vector<pid_t> children;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
+    // "pid (command) state ppid ...": the command may hold spaces and parentheses.
+    const std::string stat = ReadProcFile(entry.path().string() + "/stat");
+    const size_t command_end = stat.rfind(')');
+    char state = 0;
+    int ppid = 0;
+    if (command_end != std::string::npos &&
+        std::sscanf(stat.c_str() + command_end + 1, " %c %d", &state, &ppid) == 2 &&
+        ppid == parent) {
+      children.push_back(std::stoi(entry.path().filename().string()));
+    }
+  }
+  return children;
+}
+
+std::vector<std::string> ArgumentsOf(pid_t pid) {
+  const std::string cmdline = ReadProcFile("/proc/" + std::to_string(pid) + "/cmdline");
+  std::vector<std::string> args;
+  for (size_t start = 0; start < cmdline.size();) {
+    const size_t end = cmdline.find('\0', start);
+    args.push_back(cmdline.substr(start, end - start));
+    start = end == std::string::npos ? cmdline.size() : end + 1;
+  }
+  return args;
+}
+
+ProcessWatch::ProcessWatch(pid_t pid)
+    : pid_(pid), fd_(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0))) {
+  if (fd_ < 0) throw std::runtime_error("no process " + std::to_string(pid) + " to watch");
+}
+
+ProcessWatch::ProcessWatch(ProcessWatch&& other) noexcept : pid_(other.pid_), fd_(other.fd_) {
+  other.fd_ = -1;
+}
+
+ProcessWatch::~ProcessWatch() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+bool ProcessWatch::Ended(int timeout_ms) const {
+  // A pidfd becomes readable when its process ends.
+  pollfd fd = {fd_, POLLIN, 0};
+  return ::poll(&fd, 1, timeout_ms) == 1;
 }
 
 std::string RunfilePath(const std::string& path) {

@@ -63,6 +63,36 @@ class ChildProcess {
   std::string output_;  // Everything read.
 };
 
+/// The processes whose parent is `parent` now (read from /proc), e.g. the tasks a launcher
+/// started.
+std::vector<pid_t> ChildrenOf(pid_t parent);
+
+/// The arguments process `pid` was started with, its program first (/proc/<pid>/cmdline);
+/// empty once it is gone.
+std::vector<std::string> ArgumentsOf(pid_t pid);
+
+/// A process that is not a child of ours, watched through a pidfd: it can tell that the
+/// process ended (even as a zombie nobody reaps) and can never name another process that
+/// gets the pid later.
+class ProcessWatch {
+ public:
+  /// Watches `pid`. 	hrows std::runtime_error if there is no such process.
+  explicit ProcessWatch(pid_t pid);
+  ProcessWatch(ProcessWatch&& other) noexcept;
+  ProcessWatch(const ProcessWatch&) = delete;
+  ProcessWatch& operator=(const ProcessWatch&) = delete;
+  ~ProcessWatch();
+
+  /// Whether the process has ended, waiting for that at most `timeout_ms` (0: not at all).
+  bool Ended(int timeout_ms) const;
+  /// The pid watched.
+  pid_t pid() const { return pid_; }
+
+ private:
+  pid_t pid_;
+  int fd_;
+};
+
 /// The path of `path` (e.g. "examples/train_spirals") in the runfiles of the running
 /// program: a Bazel test's ($TEST_SRCDIR), a `bazel run` program's (<program>.runfiles), or
 /// else beside it in bazel-bin (a program a genrule runs); `path` itself if none has it.
