@@ -16,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -289,8 +290,9 @@ int Launcher::Run() {
 
   while (Running() > 0) {
     if (Clock::now() - start_ > std::chrono::duration<double>(options_.timeout_secs)) {
-      Say("[launcher] timed out after " + std::to_string(options_.timeout_secs) +
-          " s; killing the job");
+      std::ostringstream secs;
+      secs << options_.timeout_secs;
+      Say("[launcher] timed out after " + secs.str() + " s (--timeout_secs); killing the job");
       KillAll();
       return 1;
     }
@@ -415,29 +417,41 @@ void Launcher::OnChiefExit(const Task& chief) {
 }  // namespace
 
 int RunLauncher(const std::string& self, const LauncherOptions& options) {
-  struct sigaction stop = {}, old_term = {}, old_int = {}, ignore = {}, old_pipe = {};
-  stop.sa_handler = OnStopSignal;  // No SA_RESTART: the signal interrupts poll().
-  sigemptyset(&stop.sa_mask);
-  sigaction(SIGTERM, &stop, &old_term);
-  sigaction(SIGINT, &stop, &old_int);
-  ignore.sa_handler = SIG_IGN;  // A task's pipe closing must not kill the launcher.
-  sigaction(SIGPIPE, &ignore, &old_pipe);
+  // SIGTERM and SIGINT become requests the loop handles (no SA_RESTART: they interrupt
+  // poll()); a task's pipe closing must not kill the launcher (SIGPIPE ignored). The old
+  // dispositions come back when the run ends, however it ends.
+  struct Dispositions {
+    Dispositions() {
+      struct sigaction stop = {}, ignore = {};
+      stop.sa_handler = OnStopSignal;
+      sigemptyset(&stop.sa_mask);
+      ignore.sa_handler = SIG_IGN;
+      sigemptyset(&ignore.sa_mask);
+      sigaction(SIGTERM, &stop, &term);
+      sigaction(SIGINT, &stop, &interrupt);
+      sigaction(SIGPIPE, &ignore, &pipe);
+    }
+    ~Dispositions() {
+      sigaction(SIGTERM, &term, nullptr);
+      sigaction(SIGINT, &interrupt, nullptr);
+      sigaction(SIGPIPE, &pipe, nullptr);
+    }
+    struct sigaction term = {}, interrupt = {}, pipe = {};
+  };
   int result = 1;
   int stopped_by = 0;
   {
+    Dispositions dispositions;
     Launcher launcher(self, options);
     result = launcher.Run();
     stopped_by = launcher.stop_signal();
-  }  // Every child is reaped, and a directory made for the run removed.
+  }  // Every child is reaped, a directory made for the run removed, the handlers put back.
   if (stopped_by != 0) {
     // End as the signal would have ended the launcher, so that the shell (or a scheduler)
     // sees what stopped it.
     signal(stopped_by, SIG_DFL);
     raise(stopped_by);
   }
-  sigaction(SIGTERM, &old_term, nullptr);
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGPIPE, &old_pipe, nullptr);
   return result;
 }
 
