@@ -3,6 +3,7 @@
 // the checkpoint directory, and a second session resuming from the first one's checkpoint.
 #include "src/06_monitored/monitored_training_session.h"
 
+#include <cerrno>
 #include <memory>
 #include <string>
 #include <typeinfo>
@@ -19,6 +20,8 @@
 #include "src/03_hooked/summary_saver_hook.h"
 #include "src/03_hooked/summary_writer_cache.h"
 #include "src/platform/file_system.h"
+#include "src/platform/logging.h"
+#include "tests/testing/failing_file_system.h"
 #include "tests/testing/fake_clock.h"
 
 namespace mts {
@@ -168,6 +171,45 @@ TEST_F(MonitoredTrainingSessionTest, ChiefWritesEventsAndASecondSessionResumes) 
   auto session = MonitoredTrainingSession(options_);
   EXPECT_EQ(session->Run(train_).scalar<int64_t>(), 6);
   session->Close();
+}
+
+// A hook whose End raises.
+class FailingEndHook : public SessionRunHook {
+ public:
+  void End(SessionInterface&) override { throw InternalError("the hook failed in End"); }
+};
+
+// A full disk under the event file makes the SummarySaverHook's End raise; the
+// CheckpointSaverHook after it still writes the final checkpoint (TensorFlow would skip it
+// and lose every step since the last timed save), and the error is raised after all.
+// The failed writes are logged while training, not only at the end.
+TEST_F(MonitoredTrainingSessionTest, AFullDiskForEventsDoesNotCostTheFinalCheckpoint) {
+  options_.checkpoint_dir = NewDir("full_disk");
+  options_.save_summaries_steps = 1;  // Enough events to fill the writer's queue.
+  options_.hooks.clear();
+  options_.chief_only_hooks.clear();
+  FailingWritesFileSystem disk("tfevents", ENOSPC);
+  SummaryWriterCache::Get(options_.checkpoint_dir, nullptr, &disk);  // The hooks' writer.
+  ScopedLogCapture log;
+  auto session = MonitoredTrainingSession(options_);
+  for (int i = 0; i < 30; ++i) session->Run(train_);
+  EXPECT_TRUE(log.Contains("event(s) lost")) << "a failed write is logged when it happens";
+  EXPECT_THROW(session->Close(), ResourceExhaustedError);
+  EXPECT_EQ(LatestCheckpoint(options_.checkpoint_dir),
+            JoinPath(options_.checkpoint_dir, "model.ckpt-30"));
+}
+
+// A chief-only hook comes before the default hooks; its failing End does not stop the
+// CheckpointSaverHook's End from writing the final checkpoint.
+TEST_F(MonitoredTrainingSessionTest, AChiefOnlyHookFailingInEndDoesNotCostTheFinalCheckpoint) {
+  options_.checkpoint_dir = NewDir("failing_end");
+  options_.hooks.clear();
+  options_.chief_only_hooks = {std::make_shared<FailingEndHook>()};
+  auto session = MonitoredTrainingSession(options_);
+  for (int i = 0; i < 7; ++i) session->Run(train_);
+  EXPECT_THROW(session->Close(), InternalError);
+  EXPECT_EQ(LatestCheckpoint(options_.checkpoint_dir),
+            JoinPath(options_.checkpoint_dir, "model.ckpt-7"));
 }
 
 // A worker waits for the chief's model; alone, it gives up after max_wait_secs.
