@@ -4,6 +4,7 @@
 #include "src/06_monitored/monitored_training_session.h"
 
 #include <cerrno>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <typeinfo>
@@ -210,6 +211,44 @@ TEST_F(MonitoredTrainingSessionTest, AChiefOnlyHookFailingInEndDoesNotCostTheFin
   EXPECT_THROW(session->Close(), InternalError);
   EXPECT_EQ(LatestCheckpoint(options_.checkpoint_dir),
             JoinPath(options_.checkpoint_dir, "model.ckpt-7"));
+}
+
+// Training in a copy of a checkpoint directory (whose state file holds the original's
+// absolute paths) restores from the copy and rotates only the copy's files: the original
+// keeps every checkpoint and still resumes. TensorFlow deletes the original's files here.
+TEST_F(MonitoredTrainingSessionTest, TrainingInACopiedDirectoryLeavesTheOriginalWhole) {
+  const std::string original = NewDir("original");
+  options_.checkpoint_dir = original;
+  options_.save_checkpoint_steps = 1;
+  options_.hooks.clear();
+  options_.chief_only_hooks.clear();
+  {
+    auto session = MonitoredTrainingSession(options_);
+    for (int i = 0; i < 4; ++i) session->Run(train_);
+    session->Close();
+  }
+  SummaryWriterCache::Clear();
+  const std::vector<std::string> original_files = DefaultFileSystem()->ListDirectory(original);
+  const std::string copy = NewDir("copy");
+  std::filesystem::copy(original, copy, std::filesystem::copy_options::recursive |
+                                            std::filesystem::copy_options::overwrite_existing);
+  options_.checkpoint_dir = copy;
+  {
+    auto session = MonitoredTrainingSession(options_);
+    EXPECT_EQ(session->Run(train_).scalar<int64_t>(), 5);  // Resumed from the copy.
+    for (int i = 0; i < 9; ++i) session->Run(train_);      // Rotates many times.
+    session->Close();
+  }
+  EXPECT_EQ(DefaultFileSystem()->ListDirectory(original), original_files);
+  const std::optional<CheckpointState> copy_state = GetCheckpointState(copy);
+  ASSERT_TRUE(copy_state);
+  for (const std::string& path : copy_state->all_model_checkpoint_paths) {
+    EXPECT_TRUE(IsInDirectory(path, copy)) << path;
+  }
+  options_.checkpoint_dir = original;
+  auto session = MonitoredTrainingSession(options_);
+  EXPECT_EQ(session->Run(train_).scalar<int64_t>(), 5);  // The original resumes where it was.
+  session->Close();
 }
 
 // A worker waits for the chief's model; alone, it gives up after max_wait_secs.
