@@ -59,7 +59,7 @@ std::shared_ptr<DirectoryLock> DirectoryLock::Acquire(const std::string& dir,
 
   const std::string path = JoinPath(dir, kFileName);
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) ThrowFileSystemError(path, errno);
+  if (fd < 0) ThrowCreationError(path, errno);
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     const int err = errno;
     const std::string holder = err == EWOULDBLOCK ? ReadHolder(fd) : "";

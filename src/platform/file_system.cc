@@ -113,10 +113,12 @@ bool IsDirectory(const std::string& path) {
   return ::stat(path.empty() ? "." : path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
 }
 
-// Raises the error of a failed creation of `path`. ENOENT usually means a missing directory,
-// but when the directory is there the file system itself refuses new names (/proc, /sys):
-// "create the directory first" would then send the user the wrong way.
-[[noreturn]] void ThrowCreationError(const std::string& path, int err) {
+}  // namespace
+
+// ENOENT usually means a missing directory, but when the directory is there the file system
+// itself refuses new names (/proc, /sys): "create the directory first" would then send the
+// user the wrong way.
+void ThrowCreationError(const std::string& path, int err) {
   const std::string dir = Dirname(path);
   if (err == ENOENT && IsDirectory(dir)) {
     throw NotFoundError(path + "; " + std::strerror(err) + " (the directory " +
@@ -126,6 +128,8 @@ bool IsDirectory(const std::string& path) {
   }
   ThrowFileSystemError(path, err);
 }
+
+namespace {
 
 // Opens `path` for reading, refusing anything but a regular file. O_NONBLOCK keeps the open
 // of a FIFO from waiting for a writer; the check then refuses it, a device (/dev/zero, which

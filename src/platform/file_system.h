@@ -144,6 +144,12 @@ FileSystem* DefaultFileSystem();
 /// \throws OpError always.
 [[noreturn]] void ThrowFileSystemError(const std::string& context, int err);
 
+/// Raises the OpError of a failed creation of the file or directory `path` with errno `err`:
+/// as ThrowFileSystemError(path, err), except that ENOENT in a directory that exists says
+/// the directory cannot hold new files (a special file system such as /proc) instead of
+/// advising to create it. \throws OpError always.
+[[noreturn]] void ThrowCreationError(const std::string& path, int err);
+
 /// Joins two path parts with exactly one '/' between them: JoinPath("/a/", "/b") == "/a/b".
 /// An empty part is dropped: JoinPath("", "b") == "b".
 std::string JoinPath(std::string_view a, std::string_view b);
