@@ -7,8 +7,8 @@
 // The TensorFlow 1.x program it mirrors:
 //
 //   loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
-//   train_op = tf.train.GradientDescentOptimizer(0.05).minimize(loss, global_step)
-//   hooks = [tf.train.StopAtStepHook(last_step=200),
+//   train_op = tf.train.GradientDescentOptimizer(FLAGS.learning_rate).minimize(loss, global_step)
+//   hooks = [tf.train.StopAtStepHook(last_step=FLAGS.steps), tf.train.NanTensorHook(loss),
 //            tf.train.LoggingTensorHook({"loss": loss, "step": global_step}, every_n_iter=50)]
 //   with tf.train.MonitoredTrainingSession(hooks=hooks) as sess:
 //       while not sess.should_stop():
@@ -18,12 +18,17 @@
 // variables, runs the hooks around each step and closes cleanly. The loss is logged (on
 // stderr) by LoggingTensorHook; FinalOpsHook reads the learned weights at the close.
 // examples/train_spirals.cc is the full example, with checkpoints and resumption.
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/example_data.h"
 #include "src/01_session/gradient_descent_optimizer.h"
@@ -32,13 +37,29 @@
 #include "src/01_session/variables.h"
 #include "src/03_hooked/final_ops_hook.h"
 #include "src/03_hooked/logging_tensor_hook.h"
+#include "src/03_hooked/nan_tensor_hook.h"
 #include "src/03_hooked/stop_at_step_hook.h"
 #include "src/06_monitored/monitored_session_scope.h"
 #include "src/06_monitored/monitored_training_session.h"
 
+ABSL_FLAG(int64_t, steps, 200, "Train until the global step reaches this many steps.");
+ABSL_FLAG(double, learning_rate, 0.05, "Gradient descent's learning rate.");
+
 using namespace mts;
 
-int main() {
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(
+      "Fits y = x w + b to 200 noisy points with gradient descent through "
+      "MonitoredTrainingSession, logging the loss every 50 steps.");
+  absl::ParseCommandLine(argc, argv);  // --help prints the flags and exits.
+  const int64_t steps = absl::GetFlag(FLAGS_steps);
+  const double learning_rate = absl::GetFlag(FLAGS_learning_rate);
+  if (steps <= 0 || !std::isfinite(learning_rate) || learning_rate <= 0) {
+    std::fprintf(stderr,
+                 "train_linear_regression: --steps must be positive and --learning_rate a "
+                 "positive finite number; see --help.\n");
+    return 2;
+  }
   const LinearRegressionData data = MakeLinearRegressionData(/*num_examples=*/200,
                                                              /*num_features=*/3, /*seed=*/1);
   Graph graph;
@@ -51,12 +72,12 @@ int main() {
   Variable b(Tensor::Zeros(DataType::kFloat, {1}), "b");
   Output loss = ReduceMean(Square(Sub(Add(MatMul(x, w), b), y)), std::nullopt, false, "loss");
   Variable global_step = CreateGlobalStep();
-  Operation* train_op = GradientDescentOptimizer(0.05).Minimize(loss, global_step);
+  Operation* train_op = GradientDescentOptimizer(learning_rate).Minimize(loss, global_step);
 
   const FeedDict feeds = {{x, data.x}, {y, data.y}};
   auto final_ops = std::make_shared<FinalOpsHook>(std::vector<Output>{w, b, loss}, feeds);
   MonitoredTrainingSessionOptions options;
-  options.hooks = {StopAtStepHook::AtLastStep(200),
+  options.hooks = {StopAtStepHook::AtLastStep(steps), std::make_shared<NanTensorHook>(loss),
                    std::make_shared<LoggingTensorHook>(
                        std::map<std::string, Output>{{"loss", loss}, {"step", global_step}},
                        /*every_n_iter=*/50),

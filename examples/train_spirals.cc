@@ -10,7 +10,7 @@
 // trained in a plain Session loop, with every chore done by hand):
 //
 //   train_op = tf.train.AdamOptimizer(0.02).minimize(loss, global_step)
-//   hooks = [tf.train.StopAtStepHook(last_step=FLAGS.steps)]
+//   hooks = [tf.train.StopAtStepHook(last_step=FLAGS.steps), tf.train.NanTensorHook(loss)]
 //   with tf.train.MonitoredTrainingSession(checkpoint_dir=FLAGS.checkpoint_dir,
 //                                          hooks=hooks) as sess:
 //       while not sess.should_stop():
@@ -31,11 +31,11 @@
 //   bazel run //examples:train_spirals -- --steps=600   # resumes at step 300
 //   bazel run //examples:train_spirals -- --help
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,9 +45,10 @@
 #include "examples/spirals_model.h"
 #include "src/01_session/graph.h"
 #include "src/01_session/training_util.h"
-#include "src/02_chief_worker/checkpoint_file.h"
 #include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/scaffold.h"
 #include "src/03_hooked/final_ops_hook.h"
+#include "src/03_hooked/nan_tensor_hook.h"
 #include "src/03_hooked/stop_at_step_hook.h"
 #include "src/06_monitored/monitored_session_scope.h"
 #include "src/06_monitored/monitored_training_session.h"
@@ -57,10 +58,10 @@ ABSL_FLAG(int64_t, steps, 1000, "Train until the global step reaches this many s
 ABSL_FLAG(std::string, checkpoint_dir, "/tmp/mts_spirals",
           "Where checkpoints and TensorBoard event files go; a run resumes from the newest "
           "checkpoint found here.");
-ABSL_FLAG(double, learning_rate, 0.02, "Adam's learning rate.");
+ABSL_FLAG(double, learning_rate, 0.02, "Adam's learning rate: a positive finite number.");
 ABSL_FLAG(int64_t, log_every, 100,
           "Print the loss and accuracy on all the points every this many steps.");
-ABSL_FLAG(int64_t, batch_size, 32, "Points per mini-batch.");
+ABSL_FLAG(int64_t, batch_size, 32, "Points per mini-batch: 1 to the 300 training points.");
 
 namespace {
 
@@ -68,14 +69,6 @@ using namespace mts;
 
 // Seeds the order of the mini-batches: change it and the run sees the data differently.
 constexpr uint64_t kBatchSeed = 7;
-
-// The step of the newest checkpoint in `dir`, and the checkpoint, if there is one.
-std::optional<std::pair<std::string, int64_t>> LatestStep(const std::string& dir) {
-  std::optional<std::string> latest = LatestCheckpoint(dir);
-  if (!latest) return std::nullopt;
-  CheckpointReader reader(*DefaultFileSystem(), *latest);
-  return std::make_pair(*latest, reader.Read("global_step").scalar<int64_t>());
-}
 
 // Prints the loss and accuracy on every point (a run of the raw session: no hook sees it)
 // and the speed since the previous line.
@@ -102,25 +95,69 @@ class ProgressPrinter {
   Clock::time_point last_;
 };
 
+// Checks the flags; "" if they are usable, else what is wrong with them and what to do.
+std::string FlagProblem(int64_t num_points) {
+  const double learning_rate = absl::GetFlag(FLAGS_learning_rate);
+  const int64_t batch_size = absl::GetFlag(FLAGS_batch_size);
+  if (absl::GetFlag(FLAGS_steps) <= 0) return "--steps must be positive";
+  if (absl::GetFlag(FLAGS_log_every) <= 0) return "--log_every must be positive";
+  if (absl::GetFlag(FLAGS_checkpoint_dir).empty()) return "--checkpoint_dir must not be empty";
+  // A NaN or infinite rate turns every weight into NaN at the first step; a rate <= 0 does
+  // not train at all.
+  if (!std::isfinite(learning_rate) || learning_rate <= 0) {
+    return "--learning_rate must be a positive finite number, got " +
+           std::to_string(learning_rate) + " (try 0.02)";
+  }
+  if (batch_size <= 0 || batch_size > num_points) {
+    return "--batch_size must be between 1 and the " + std::to_string(num_points) +
+           " training points, got " + std::to_string(batch_size);
+  }
+  return "";
+}
+
 int Train() {
+  const SpiralsData data = SpiralsTrainingData();
+  const int64_t num_points = data.x.shape().dim(0);
+  if (const std::string problem = FlagProblem(num_points); !problem.empty()) {
+    std::fprintf(stderr, "train_spirals: %s; see --help.\n", problem.c_str());
+    return 2;
+  }
   const int64_t steps = absl::GetFlag(FLAGS_steps);
   const int64_t log_every = absl::GetFlag(FLAGS_log_every);
   const int64_t batch_size = absl::GetFlag(FLAGS_batch_size);
-  const double learning_rate = absl::GetFlag(FLAGS_learning_rate);
   const std::string checkpoint_dir = absl::GetFlag(FLAGS_checkpoint_dir);
-  if (steps <= 0 || log_every <= 0 || batch_size <= 0 || checkpoint_dir.empty()) {
-    std::fprintf(stderr,
-                 "--steps, --log_every and --batch_size must be positive and "
-                 "--checkpoint_dir not empty; see --help.\n");
-    return 2;
-  }
 
-  // 1. Where the last run stopped: MonitoredTrainingSession restores the newest checkpoint
-  //    by itself; we look first only to say so, and to skip a run with nothing to do.
-  int64_t start_step = 0;
-  if (auto latest = LatestStep(checkpoint_dir)) {
-    start_step = latest->second;
-    std::printf("Resuming from %s at step %lld\n", latest->first.c_str(),
+  // 1. The graph: the model, then hooks of our own besides the default ones.
+  Graph graph;
+  DefaultGraphScope as_default(graph);
+  SpiralsModel model = BuildSpiralsModel(absl::GetFlag(FLAGS_learning_rate));
+  SpiralsBatches batches(data, batch_size, kBatchSeed);
+  // FinalOpsHook measures the trained model at the clean close, on every point.
+  auto final_ops = std::make_shared<FinalOpsHook>(
+      std::vector<Output>{model.global_step, model.loss, model.accuracy}, batches.FullFeed(model));
+
+  // The scaffold's init_fn runs only when there was no checkpoint to restore: it tells a
+  // fresh start from a resumption (even one at step 0).
+  bool initialized = false;
+  ScaffoldOptions scaffold;
+  scaffold.init_fn = [&](const Scaffold&, SessionInterface&) { initialized = true; };
+  MonitoredTrainingSessionOptions options;
+  options.scaffold = std::make_shared<Scaffold>(scaffold);
+  options.checkpoint_dir = checkpoint_dir;
+  // NanTensorHook ends the run with an error the moment the loss is NaN: a diverged model
+  // is not saved as final, and no further checkpoint of it is written.
+  options.hooks = {StopAtStepHook::AtLastStep(steps), std::make_shared<NanTensorHook>(model.loss),
+                   final_ops};
+
+  // 2. The session: MonitoredTrainingSession initialises, or restores the newest checkpoint
+  //    that passes its checksums (falling back past a damaged or missing one), before it
+  //    returns. Where it started is read off the restored global step.
+  std::unique_ptr<MonitoredSession> session = MonitoredTrainingSession(options);
+  const int64_t start_step = session->RunStepFn(
+      [&](StepContext& context) { return GlobalStepValue(context.session(), model.global_step); });
+  if (!initialized) {
+    std::printf("Resuming from %s at step %lld\n",
+                JoinPath(checkpoint_dir, "model.ckpt-" + std::to_string(start_step)).c_str(),
                 static_cast<long long>(start_step));
   } else {
     std::printf("No checkpoint in %s: starting at step 0\n", checkpoint_dir.c_str());
@@ -128,26 +165,14 @@ int Train() {
   if (start_step >= steps) {
     std::printf("Step %lld already reaches --steps=%lld: nothing to train (raise --steps).\n",
                 static_cast<long long>(start_step), static_cast<long long>(steps));
+    session->Close();
     return 0;
   }
-
-  // 2. The graph: the model, then hooks of our own besides the default ones.
-  Graph graph;
-  DefaultGraphScope as_default(graph);
-  SpiralsModel model = BuildSpiralsModel(learning_rate);
-  SpiralsBatches batches(SpiralsTrainingData(), batch_size, kBatchSeed);
-  std::printf("Training a 2-32-32-3 network on 300 points, batches of %lld, to step %lld\n",
-              static_cast<long long>(batch_size), static_cast<long long>(steps));
-  // FinalOpsHook measures the trained model at the clean close, on every point.
-  auto final_ops = std::make_shared<FinalOpsHook>(
-      std::vector<Output>{model.global_step, model.loss, model.accuracy}, batches.FullFeed(model));
-
-  MonitoredTrainingSessionOptions options;
-  options.checkpoint_dir = checkpoint_dir;
-  options.hooks = {StopAtStepHook::AtLastStep(steps), final_ops};
+  std::printf("Training a 2-32-32-3 network on %lld points, batches of %lld, to step %lld\n",
+              static_cast<long long>(num_points), static_cast<long long>(batch_size),
+              static_cast<long long>(steps));
 
   // [mts:train-spirals-loop]
-  std::unique_ptr<MonitoredSession> session = MonitoredTrainingSession(options);
   ProgressPrinter progress(model, batches.FullFeed(model));  // Its clock starts now.
   WithMonitoredSession(*session, [&](MonitoredSession& sess) {
     int64_t last_printed = start_step;

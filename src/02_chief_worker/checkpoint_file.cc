@@ -200,13 +200,70 @@ void WriteCheckpoint(FileSystem& fs, const std::string& path,
 
 // ---- Reading -------------------------------------------------------------------------------
 
+std::vector<std::string> FindCheckpointFiles(FileSystem& fs, const std::string& dir) {
+  std::vector<std::pair<uint64_t, std::string>> found;  // (step, path)
+  std::vector<std::string> names;
+  try {
+    names = fs.ListDirectory(dir);
+  } catch (const OpError&) {
+    return {};
+  }
+  for (const std::string& name : names) {
+    const size_t dash = name.rfind('-');
+    if (dash == std::string::npos || dash + 1 == name.size() || name.size() - dash - 1 > 18 ||
+        name.find_first_not_of("0123456789", dash + 1) != std::string::npos) {
+      continue;  // Not "<prefix>-<step>": a temporary, the state file, an event file.
+    }
+    const std::string path = JoinPath(dir, name);
+    try {
+      if (fs.ReadFilePrefix(path, sizeof(kCheckpointMagic)) !=
+          std::string_view(kCheckpointMagic, sizeof(kCheckpointMagic))) {
+        continue;
+      }
+    } catch (const OpError&) {
+      continue;  // A directory, a FIFO, a file that vanished: not a checkpoint to offer.
+    }
+    found.emplace_back(std::stoull(name.substr(dash + 1)), path);
+  }
+  std::sort(found.begin(), found.end());
+  std::vector<std::string> paths;
+  for (auto& [step, path] : found) paths.push_back(std::move(path));
+  return paths;
+}
+
 void CheckpointReader::Corrupt(const std::string& what) const {
   throw DataLossError("Checkpoint file " + path_ + " is corrupt or truncated: " + what + ". " +
                       kDamagedAdvice);
 }
 
+std::string CheckpointReader::ReadChecked(FileSystem& fs) const {
+  // The header first: only a file that starts like a checkpoint, and is as long as its
+  // header says, is read whole. A huge file of zeros (a sparse file, a disk image named like
+  // a checkpoint) is refused after 32 bytes instead of filling memory; ReadFile* refuse a
+  // FIFO or a device before reading anything.
+  std::string header;
+  try {
+    header = fs.ReadFilePrefix(path_, kHeaderSize);
+  } catch (const FailedPreconditionError& e) {
+    Corrupt(e.what());  // Not a regular file: as unusable as a damaged one.
+  }
+  if (header.size() < sizeof(kCheckpointMagic) ||
+      std::memcmp(header.data(), kCheckpointMagic, sizeof(kCheckpointMagic)) != 0) {
+    Corrupt("it does not start with the mts checkpoint magic \"MTSCKPT\\0\"");
+  }
+  if (header.size() == kHeaderSize) {
+    const uint64_t recorded = Get<uint64_t>(header.data() + 24);
+    const uint64_t actual = fs.FileSize(path_);
+    if (recorded != actual) {
+      Corrupt("the header records " + std::to_string(recorded) + " bytes but the file has " +
+              std::to_string(actual));
+    }
+  }
+  return fs.ReadFile(path_);
+}
+
 CheckpointReader::CheckpointReader(FileSystem& fs, const std::string& path)
-    : path_(path), contents_(fs.ReadFile(path)) {
+    : path_(path), contents_(ReadChecked(fs)) {
   const char* file = contents_.data();
   const uint64_t size = contents_.size();
 

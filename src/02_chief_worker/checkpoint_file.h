@@ -97,6 +97,12 @@ struct CheckpointTensorInfo {
 void WriteCheckpoint(FileSystem& fs, const std::string& path,
                      const std::vector<NamedTensor>& tensors);
 
+/// The checkpoint files directly in `dir`: files named "<prefix>-<step>" (a Saver's names)
+/// that start with the checkpoint magic, ordered by step, oldest first (equal steps by
+/// name). Only the first 8 bytes of each are read; whether a file is whole is for its
+/// reader to find out. Empty if `dir` is missing or holds none.
+std::vector<std::string> FindCheckpointFiles(FileSystem& fs, const std::string& dir);
+
 /// The bytes WriteCheckpoint writes, for tests and tools that want to look at them.
 std::string SerializeCheckpoint(const std::vector<NamedTensor>& tensors);
 
@@ -109,8 +115,11 @@ std::string SerializeCheckpoint(const std::vector<NamedTensor>& tensors);
 /// TensorFlow: tf.train.NewCheckpointReader / CheckpointReader.
 class CheckpointReader {
  public:
-  /// Reads the file at `path` and verifies its header and index.
+  /// Reads the file at `path` and verifies its header and index. The header is checked
+  /// before the rest is read, so a file that is not a checkpoint is refused after 32 bytes
+  /// however large it is.
   /// \throws NotFoundError if there is no file.
+  /// \throws FailedPreconditionError if it is not a regular file (a FIFO, a device).
   /// \throws DataLossError naming the file if it is not a checkpoint, is truncated, or its
   ///   header or index is corrupt.
   CheckpointReader(FileSystem& fs, const std::string& path);
@@ -136,6 +145,9 @@ class CheckpointReader {
     uint64_t length;
     uint32_t masked_crc;
   };
+  // The whole file at path_, after checking its header's magic and recorded size against
+  // the file, so that only a file that looks like a checkpoint of that size is read whole.
+  std::string ReadChecked(FileSystem& fs) const;
   size_t IndexOf(const std::string& name) const;
   [[noreturn]] void Corrupt(const std::string& what) const;
 

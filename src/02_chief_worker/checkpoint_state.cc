@@ -2,11 +2,6 @@
 // reading it back. The text format itself is in checkpoint_state_text.cc.
 #include "src/02_chief_worker/checkpoint_state.h"
 
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-
 #include "src/01_session/errors.h"
 #include "src/platform/logging.h"
 
@@ -20,28 +15,14 @@ FileSystem& OrDefault(FileSystem* fs) { return fs != nullptr ? *fs : *DefaultFil
 
 bool IsAbsolute(const std::string& path) { return !path.empty() && path[0] == '/'; }
 
-// The components of `path` made absolute (against the working directory) and normalised:
-// no "", "." or ".." left.
+// The components of `path` made absolute and normalised (AbsolutePath), split at '/'.
 std::vector<std::string> AbsoluteComponents(const std::string& path) {
-  std::string full = path;
-  if (!IsAbsolute(path)) {
-    std::vector<char> cwd(4096);
-    if (::getcwd(cwd.data(), cwd.size()) == nullptr) {
-      throw UnknownError(std::string("getcwd failed; ") + std::strerror(errno));
-    }
-    full = JoinPath(cwd.data(), path);
-  }
+  const std::string full = AbsolutePath(path);
   std::vector<std::string> parts;
-  size_t start = 0;
-  while (start <= full.size()) {
+  for (size_t start = 1; start < full.size();) {
     size_t end = full.find('/', start);
     if (end == std::string::npos) end = full.size();
-    const std::string part = full.substr(start, end - start);
-    if (part == "..") {
-      if (!parts.empty()) parts.pop_back();
-    } else if (!part.empty() && part != ".") {
-      parts.push_back(part);
-    }
+    parts.push_back(full.substr(start, end - start));
     start = end + 1;
   }
   return parts;
@@ -151,8 +132,35 @@ std::optional<CheckpointState> GetCheckpointState(const std::string& checkpoint_
   for (std::string& path : state.all_model_checkpoint_paths) {
     path = JoinUnlessAbsolute(checkpoint_dir, path);
   }
+  PreferFilesInDirectory(checkpoint_dir, &state, files);
   return state;
 }
+
+// [mts:prefer-files-in-directory]
+void PreferFilesInDirectory(const std::string& checkpoint_dir, CheckpointState* state,
+                            FileSystem& fs) {
+  // A state file written for an absolute directory holds absolute paths. In a copy of the
+  // directory they still name the original's files: a run in the copy would restore from
+  // the original, and its rotation would delete the original's checkpoints. TensorFlow does
+  // exactly that. A path that leads out of the directory holding the state file is taken
+  // to mean the file of that name in it, when there is one.
+  std::string elsewhere;
+  auto prefer_local = [&](std::string& path) {
+    if (IsInDirectory(path, checkpoint_dir)) return;
+    const std::string local = JoinPath(checkpoint_dir, Basename(path));
+    if (!fs.Exists(local)) return;
+    elsewhere = Dirname(path);
+    path = local;
+  };
+  prefer_local(state->model_checkpoint_path);
+  for (std::string& path : state->all_model_checkpoint_paths) prefer_local(path);
+  if (!elsewhere.empty()) {
+    MTS_LOG(WARNING) << "The state file of " << checkpoint_dir << " names checkpoints in "
+                     << elsewhere << " (the directory was copied or moved); using the files "
+                     << "of the same names in " << checkpoint_dir << ".";
+  }
+}
+// [mts:prefer-files-in-directory-end]
 
 std::optional<std::string> LatestCheckpoint(const std::string& checkpoint_dir,
                                             const std::string& latest_filename,

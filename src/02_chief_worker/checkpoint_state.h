@@ -102,7 +102,8 @@ void UpdateCheckpointStateFile(const std::string& save_dir,
                                bool save_relative_paths = false, FileSystem* fs = nullptr);
 
 /// The state recorded in "<checkpoint_dir>/<latest_filename>", with relative paths joined
-/// onto `checkpoint_dir`; nullopt if there is no such file, or if it cannot be read or
+/// onto `checkpoint_dir` and paths into another directory replaced by the files of the same
+/// names in `checkpoint_dir` where those exist (PreferFilesInDirectory); nullopt if there is no such file, or if it cannot be read or
 /// parsed (both logged as warnings, as TensorFlow does). `fs` null means DefaultFileSystem().
 /// \throws ValueError "Invalid checkpoint state loaded from <checkpoint_dir>" if the file
 ///   parses but names no model checkpoint.
@@ -110,6 +111,14 @@ std::optional<CheckpointState> GetCheckpointState(const std::string& checkpoint_
                                                   const std::string& latest_filename =
                                                       "checkpoint",
                                                   FileSystem* fs = nullptr);
+
+/// Beyond TensorFlow: replaces each path of `state` that leads out of `checkpoint_dir` by
+/// the file of the same name in `checkpoint_dir`, when that file exists, and logs a warning
+/// naming the other directory. A state file written with absolute paths and then copied
+/// with its directory thus names the copy's checkpoints, not the original's (which a run in
+/// the copy would otherwise restore from, and rotate away). GetCheckpointState applies it.
+void PreferFilesInDirectory(const std::string& checkpoint_dir, CheckpointState* state,
+                            FileSystem& fs);
 
 /// The newest checkpoint of `checkpoint_dir` if its file exists; otherwise nullopt, after
 /// logging "Couldn't match files for checkpoint <p>" as an error when the state file names

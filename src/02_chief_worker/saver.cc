@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <set>
 
 #include "src/01_session/array_ops.h"
@@ -28,6 +29,50 @@ std::optional<double> ModificationTime(const std::string& path) {
   if (::stat(path.c_str(), &info) != 0) return std::nullopt;
   return static_cast<double>(info.st_mtim.tv_sec) +
          static_cast<double>(info.st_mtim.tv_nsec) / 1e9;
+}
+
+// True unless some element of `n` floating-point values of `Bits` width (whose exponent bits
+// are `exponent`) is a NaN or an infinity: both have every exponent bit set. Comparing bits
+// rather than calling isfinite lets the loop run without branches, in vector registers, so
+// the check costs a fraction of the checksum the file gets anyway.
+template <typename Bits>
+bool AllExponentsFinite(const char* data, size_t n, Bits exponent) {
+  bool non_finite = false;
+  for (size_t i = 0; i < n; ++i) {
+    Bits bits;
+    std::memcpy(&bits, data + i * sizeof(Bits), sizeof(Bits));
+    non_finite |= (bits & exponent) == exponent;
+  }
+  return !non_finite;
+}
+
+// True if every float and double element of `t` is finite (other dtypes always are).
+bool AllFinite(const Tensor& t) {
+  const size_t n = static_cast<size_t>(t.num_elements());
+  switch (t.dtype()) {
+    case DataType::kFloat:
+      return AllExponentsFinite<uint32_t>(reinterpret_cast<const char*>(t.data<float>()), n,
+                                          0x7f800000u);
+    case DataType::kDouble:
+      return AllExponentsFinite<uint64_t>(reinterpret_cast<const char*>(t.data<double>()), n,
+                                          0x7ff0000000000000ull);
+    default:
+      return true;
+  }
+}
+
+// Whether the checkpoint at `path` holds only finite values. A file that cannot be read or
+// fails its checksums is no model to keep either.
+bool FiniteOnDisk(FileSystem& fs, const std::string& path) {
+  try {
+    CheckpointReader reader(fs, path);
+    for (const CheckpointTensorInfo& info : reader.tensors()) {
+      if (!AllFinite(reader.Read(info.name))) return false;
+    }
+    return true;
+  } catch (const OpError&) {
+    return false;
+  }
 }
 
 std::string ShapeAndDtype(const TensorShape& shape, DataType dtype) {
@@ -120,15 +165,16 @@ std::optional<std::string> Saver::Save(SessionInterface& session, const std::str
     if (write_state) {
       // 3. Name it in the state file, atomically replaced. A crash before this leaves the
       //    old state file naming the old, whole checkpoints.
-      auto [kept, to_delete] = RecordLastCheckpoint(prefix);
+      const bool finite = std::all_of(values.begin(), values.end(), AllFinite);
+      auto [kept, to_delete] = RecordLastCheckpoint(prefix, finite);
       std::vector<std::string> kept_paths;
-      for (const auto& [path, time] : kept) kept_paths.push_back(path);
+      for (const Tracked& entry : kept) kept_paths.push_back(entry.path);
       UpdateCheckpointStateFile(save_dir, prefix, kept_paths, latest_filename,
                                 options_.save_relative_paths, &fs);
       last_checkpoints_ = std::move(kept);
       checkpoints_to_be_deleted_ = std::move(to_delete);
       // 4. Only now delete the oldest: the state file no longer names it.
-      MaybeDeleteOldCheckpoints();
+      MaybeDeleteOldCheckpoints(save_dir);
     }
     // [mts:atomic-save-end]
   } catch (const OpError& e) {
@@ -143,35 +189,69 @@ std::optional<std::string> Saver::Save(SessionInterface& session, const std::str
   return prefix;
 }
 
-std::pair<Saver::TimedPaths, Saver::TimedPaths> Saver::RecordLastCheckpoint(
-    const std::string& path) const {
-  TimedPaths kept = last_checkpoints_;
-  TimedPaths to_delete = checkpoints_to_be_deleted_;
+std::pair<Saver::TrackedList, Saver::TrackedList> Saver::RecordLastCheckpoint(
+    const std::string& path, bool finite) const {
+  TrackedList kept = last_checkpoints_;
+  TrackedList to_delete = checkpoints_to_be_deleted_;
   if (options_.max_to_keep <= 0) return {kept, to_delete};  // Tracks nothing.
   // Saving to a tracked path again moves it to the newest place.
   kept.erase(std::remove_if(kept.begin(), kept.end(),
-                            [&](const auto& entry) { return entry.first == path; }),
+                            [&](const Tracked& entry) { return entry.path == path; }),
              kept.end());
-  kept.emplace_back(path, Now());
-  if (kept.size() > static_cast<size_t>(options_.max_to_keep)) {
-    to_delete.push_back(kept.front());
-    kept.erase(kept.begin());
+  kept.push_back({path, Now(), finite});
+  if (kept.size() <= static_cast<size_t>(options_.max_to_keep)) return {kept, to_delete};
+
+  // [mts:keep-newest-finite]
+  // TensorFlow drops the oldest. Beyond it: after a save of NaN or Inf values, the newest
+  // checkpoint whose values are all finite may be the oldest, and dropping it would leave
+  // nothing but diverged models. It is kept (max_to_keep is exceeded) and the next oldest
+  // goes instead; never the save just made. The check reads the disk only here, on this
+  // path of a diverged model, and only for checkpoints never looked at.
+  size_t victim = 0;
+  if (!finite) {
+    const std::optional<size_t> newest_finite = NewestFinite(kept);
+    if (newest_finite == 0) {
+      MTS_LOG(WARNING) << "Keeping " << kept.front().path
+                       << ": it is the newest checkpoint whose values are all finite, and "
+                       << path << " holds NaN or Inf.";
+      victim = 1;
+    }
   }
+  if (victim + 1 < kept.size()) {
+    to_delete.push_back(kept[victim]);
+    kept.erase(kept.begin() + static_cast<ptrdiff_t>(victim));
+  }
+  // [mts:keep-newest-finite-end]
   return {kept, to_delete};
 }
 
-void Saver::MaybeDeleteOldCheckpoints() {
+std::optional<size_t> Saver::NewestFinite(TrackedList& kept) const {
+  for (size_t i = kept.size(); i-- > 0;) {
+    if (!kept[i].finite) kept[i].finite = FiniteOnDisk(*options_.file_system, kept[i].path);
+    if (*kept[i].finite) return i;
+  }
+  return std::nullopt;
+}
+
+void Saver::MaybeDeleteOldCheckpoints(const std::string& save_dir) {
   // At most one per save, as TensorFlow does.
   if (checkpoints_to_be_deleted_.empty()) return;
-  const auto [path, time] = checkpoints_to_be_deleted_.front();
+  const Tracked oldest = checkpoints_to_be_deleted_.front();
   checkpoints_to_be_deleted_.erase(checkpoints_to_be_deleted_.begin());
-  if (time > next_checkpoint_time_) {
+  if (oldest.time > next_checkpoint_time_) {
     // Kept forever: it leaves the tracked list, so it is never deleted and never listed.
     next_checkpoint_time_ += options_.keep_checkpoint_every_n_hours * kSecondsPerHour;
     return;
   }
+  if (!IsInDirectory(oldest.path, save_dir)) {
+    // Beyond TensorFlow: a state file from elsewhere (a copied directory whose original is
+    // gone, an edited file) can name another directory's files. They are not this job's.
+    MTS_LOG(WARNING) << "Not deleting " << oldest.path << ": it is outside the checkpoint "
+                     << "directory " << (save_dir.empty() ? "." : save_dir) << ".";
+    return;
+  }
   try {
-    options_.file_system->DeleteFile(path);
+    options_.file_system->DeleteFile(oldest.path);
   } catch (const OpError& e) {
     // A checkpoint that cannot be deleted costs disk space, not correctness: the new one is
     // saved and named. Training goes on.
@@ -224,12 +304,15 @@ void Saver::Restore(SessionInterface& session, const std::string& save_path) {
 
 std::vector<std::string> Saver::last_checkpoints() const {
   std::vector<std::string> paths;
-  for (const auto& [path, time] : last_checkpoints_) paths.push_back(path);
+  for (const Tracked& entry : last_checkpoints_) paths.push_back(entry.path);
   return paths;
 }
 
 void Saver::SetLastCheckpointsWithTime(std::vector<std::pair<std::string, double>> checkpoints) {
-  last_checkpoints_ = std::move(checkpoints);
+  last_checkpoints_.clear();
+  for (auto& [path, time] : checkpoints) {
+    last_checkpoints_.push_back({std::move(path), time, std::nullopt});
+  }
 }
 
 void Saver::RecoverLastCheckpoints(const std::vector<std::string>& paths) {

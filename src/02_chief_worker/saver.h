@@ -75,6 +75,9 @@ class Saver {
   /// Saves every variable's value from `session` to "<save_path>-<global_step>" (or
   /// `save_path` without a step) and returns that path. With `write_state`, then records it
   /// in "<dirname(save_path)>/<latest_filename>" and deletes checkpoints beyond max_to_keep.
+  /// Beyond TensorFlow, rotation never deletes a file outside dirname(save_path), nor the
+  /// newest checkpoint whose float values are all finite: after a save of NaN or Inf values
+  /// that one stays listed (and max_to_keep is exceeded by one) until a finite save comes.
   /// An empty saver writes nothing and returns nullopt.
   /// \throws ValueError if latest_filename has a directory component, if the save path's
   ///   basename equals latest_filename, or "Parent directory of <save_path> doesn't exist,
@@ -115,20 +118,32 @@ class Saver {
   std::vector<Variable> variables_;
   std::vector<Output> restore_placeholders_;  // One per variable.
   Operation* restore_op_ = nullptr;           // Groups the Assigns; null when empty.
-  using TimedPaths = std::vector<std::pair<std::string, double>>;  // (path, time) pairs.
+  // A checkpoint the saver keeps track of.
+  struct Tracked {
+    std::string path;
+    double time;                 // Wall seconds of the save (or the file's mtime).
+    std::optional<bool> finite;  // Every float value finite? Unset: not looked at yet.
+  };
+  using TrackedList = std::vector<Tracked>;
 
   // Wall time in seconds: checkpoint timestamps and the N-hours rule use it.
   double Now() const;
-  // The tracked and to-be-deleted lists after recording a save of `path` (TensorFlow's
-  // _RecordLastCheckpoint), computed without changing the saver, so a failed state-file
-  // write leaves it as it was.
-  std::pair<TimedPaths, TimedPaths> RecordLastCheckpoint(const std::string& path) const;
-  // Deletes (or keeps forever) at most one checkpoint from checkpoints_to_be_deleted_.
-  void MaybeDeleteOldCheckpoints();
+  // The tracked and to-be-deleted lists after recording a save of `path` whose values are
+  // `finite` or not (TensorFlow's _RecordLastCheckpoint, plus the rule that the newest
+  // finite checkpoint is never dropped), computed without changing the saver, so a failed
+  // state-file write leaves it as it was.
+  std::pair<TrackedList, TrackedList> RecordLastCheckpoint(const std::string& path,
+                                                           bool finite) const;
+  // The index in `kept` of the newest checkpoint whose values are all finite, reading from
+  // disk only those never looked at (kept's flags are filled in); nullopt if none is.
+  std::optional<size_t> NewestFinite(TrackedList& kept) const;
+  // Deletes (or keeps forever) at most one checkpoint from checkpoints_to_be_deleted_,
+  // never one outside `save_dir`.
+  void MaybeDeleteOldCheckpoints(const std::string& save_dir);
 
   SaverOptions options_;
-  TimedPaths last_checkpoints_;           // Tracked, oldest first.
-  TimedPaths checkpoints_to_be_deleted_;  // Dropped from tracking, oldest first.
+  TrackedList last_checkpoints_;           // Tracked, oldest first.
+  TrackedList checkpoints_to_be_deleted_;  // Dropped from tracking, oldest first.
   double next_checkpoint_time_ = 0;  // When the next kept-forever checkpoint is due.
 };
 

@@ -8,6 +8,7 @@
 #include "src/01_session/errors.h"
 #include "src/01_session/session_factory.h"
 #include "src/01_session/training_util.h"
+#include "src/02_chief_worker/checkpoint_file.h"
 #include "src/02_chief_worker/checkpoint_state.h"
 #include "src/02_chief_worker/scaffold.h"
 #include "src/platform/file_system.h"
@@ -95,18 +96,22 @@ std::pair<std::unique_ptr<Session>, bool> SessionManager::RestoreCheckpoint(
 
   // Waiting is counted in sleeps, not read off the clock, as TensorFlow counts it.
   double waited = 0;
-  std::optional<CheckpointState> state = GetCheckpointState(checkpoint_dir);
+  bool from_files = false;
+  std::optional<CheckpointState> state = StateToRestore(checkpoint_dir, &from_files);
   while (!state || state->model_checkpoint_path.empty()) {
     if (!wait_for_checkpoint || waited >= max_wait_secs) return {std::move(session), false};
     MTS_LOG(INFO) << "Waiting for checkpoint to be available.";
     Sleep(recovery_wait_secs_);
     waited += recovery_wait_secs_;
-    state = GetCheckpointState(checkpoint_dir);
+    state = StateToRestore(checkpoint_dir, &from_files);
   }
   const std::optional<LiveModel> live = LiveModelOn(master, *session);
-  const std::vector<std::string> kept = RestoreNewestSound(*saver, *session, *state);
+  std::vector<std::string> kept = RestoreNewestSound(*saver, *session, *state);
   if (live) WarnOfRollback(*live, master, checkpoint_dir, *session);
-  // Let the saver go on deleting old checkpoints where the previous run left off.
+  // Let the saver go on deleting old checkpoints where the previous run left off. Files
+  // found without a state file to vouch for them are never its to delete: only the one
+  // restored is tracked.
+  if (from_files) kept = {kept.back()};
   saver->RecoverLastCheckpoints(kept);
   return {std::move(session), true};
 }
@@ -154,42 +159,81 @@ void SessionManager::WarnOfRollback(const LiveModel& live, const std::string& ma
 }
 // [mts:live-model-rollback-end]
 
+// [mts:state-to-restore]
+std::optional<CheckpointState> SessionManager::StateToRestore(const std::string& checkpoint_dir,
+                                                              bool* from_files) {
+  *from_files = false;
+  const std::string state_path = JoinPath(checkpoint_dir, "checkpoint");
+  try {
+    std::optional<CheckpointState> state = GetCheckpointState(checkpoint_dir);
+    if (state || !DefaultFileSystem()->Exists(state_path)) return state;
+  } catch (const ValueError& e) {
+    // An empty state file, or one naming no checkpoint: TensorFlow stops here with no
+    // remedy. It is as unusable as a garbage one, and treated the same way.
+    MTS_LOG(WARNING) << e.what();
+  }
+  // Beyond TensorFlow, which starts from scratch when the state file cannot be read, and
+  // whose first saves then overwrite the checkpoints of the same steps: the files are still
+  // here, so restore the newest of them that passes its checksums.
+  const std::vector<std::string> files = FindCheckpointFiles(*DefaultFileSystem(), checkpoint_dir);
+  if (files.empty()) {
+    MTS_LOG(WARNING) << "The state file " << state_path
+                     << " is unusable and no checkpoint file is in " << checkpoint_dir
+                     << ": starting from scratch.";
+    return std::nullopt;
+  }
+  MTS_LOG(WARNING) << "The state file " << state_path << " is unusable; restoring from the "
+                   << files.size() << " checkpoint file(s) in " << checkpoint_dir
+                   << " instead, newest first. The next save rewrites the state file.";
+  *from_files = true;
+  CheckpointState found;
+  found.model_checkpoint_path = files.back();
+  found.all_model_checkpoint_paths = files;
+  return found;
+}
+// [mts:state-to-restore-end]
+
 // [mts:restore-newest-sound]
 std::vector<std::string> SessionManager::RestoreNewestSound(Saver& saver, Session& session,
                                                             const CheckpointState& state) {
+  // Beyond TensorFlow, which fails at the newest: if it is missing (deleted, a copy cut
+  // short) or fails its checksums (a bad disk), try the older ones the state lists, newest
+  // first. Restore is all or nothing, so until one succeeds the session is untouched.
+  // Training repeats the steps since the one restored, and no wrong value is ever loaded.
   const std::string& latest = state.model_checkpoint_path;
-  try {
-    saver.Restore(session, latest);
-    return state.all_model_checkpoint_paths;
-  } catch (const DataLossError& damage) {
-    // Beyond TensorFlow, which fails here: the newest checkpoint fails its checksums (a bad
-    // disk, a copy cut short), but the state file lists older ones. Restore is all or
-    // nothing, so the session is still untouched; try them newest first. Training repeats
-    // the steps since the one restored, and no wrong value is ever loaded.
-    const std::vector<std::string>& all = state.all_model_checkpoint_paths;
-    std::string failures = latest + " (" + damage.what() + ")";
-    for (size_t i = all.size(); i-- > 0;) {
-      if (all[i] == latest) continue;
-      try {
-        saver.Restore(session, all[i]);
-      } catch (const DataLossError& older) {
-        failures += "; " + all[i] + " (" + older.what() + ")";
-        continue;
-      }
-      MTS_LOG(WARNING) << "The latest checkpoint " << latest
-                       << " failed its checksums; restored the newest earlier checkpoint "
-                          "that passes, "
-                       << all[i] << ". Damaged: " << failures
-                       << ". The damaged files are left in place for inspection.";
-      // Rotation goes on from the one restored; newer, damaged files are no longer tracked,
-      // so they are never deleted by the saver either.
-      return std::vector<std::string>(all.begin(), all.begin() + static_cast<ptrdiff_t>(i) + 1);
-    }
-    throw DataLossError("Every checkpoint listed in the state file of " + Dirname(latest) +
-                        " failed its checksums, so none can be restored: " + failures +
-                        ". Restore from a backup copy, or move the damaged files away to "
-                        "start training from scratch.");
+  const std::vector<std::string>& all = state.all_model_checkpoint_paths;
+  std::vector<std::string> candidates = {latest};
+  for (size_t i = all.size(); i-- > 0;) {
+    if (all[i] != latest) candidates.push_back(all[i]);
   }
+  std::string failures;
+  for (const std::string& path : candidates) {
+    try {
+      saver.Restore(session, path);
+    } catch (const DataLossError& damaged) {
+      failures += (failures.empty() ? "" : "; ") + path + " (" + damaged.what() + ")";
+      continue;
+    } catch (const ValueError&) {  // Saver::Restore's "not a valid checkpoint": no file.
+      failures += (failures.empty() ? "" : "; ") + path + " (missing)";
+      continue;
+    }
+    if (path != latest) {
+      MTS_LOG(WARNING) << "The latest checkpoint " << latest
+                       << " is missing or failed its checksums; restored the newest earlier "
+                          "checkpoint that passes, "
+                       << path << ". Unusable: " << failures
+                       << ". Damaged files are left in place for inspection.";
+    }
+    // Rotation goes on from the one restored; newer, unusable files are no longer tracked,
+    // so they are never deleted by the saver either.
+    const auto end = std::find(all.begin(), all.end(), path);
+    return end == all.end() ? std::vector<std::string>{path}
+                            : std::vector<std::string>(all.begin(), end + 1);
+  }
+  throw DataLossError("Every checkpoint listed in the state file of " + Dirname(latest) +
+                      " is missing or fails its checksums, so none can be restored: " + failures +
+                      ". Restore from a backup copy, or move the checkpoint files and the "
+                      "`checkpoint` state file away to start training from scratch.");
 }
 // [mts:restore-newest-sound-end]
 

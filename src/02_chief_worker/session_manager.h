@@ -165,10 +165,15 @@ class SessionManager {
       const std::string& master, Saver* saver, const std::string& checkpoint_dir,
       const std::string& checkpoint_filename_with_path, bool wait_for_checkpoint,
       double max_wait_secs) const;
-  // Restores state.model_checkpoint_path; if that fails its checksums (DataLossError),
-  // the newest earlier checkpoint of the state's list that passes, logging which. Returns
-  // the checkpoints the saver should track from now on. \throws DataLossError if none
-  // passes; OpError as Saver::Restore raises it for other errors.
+  // The state of `checkpoint_dir` to restore from: its state file's, or, when that file
+  // exists but is unusable (garbage, empty, naming no checkpoint), one made from the
+  // checkpoint files in the directory (then *from_files is true); nullopt if neither.
+  static std::optional<CheckpointState> StateToRestore(const std::string& checkpoint_dir,
+                                                       bool* from_files);
+  // Restores state.model_checkpoint_path; if that is missing or fails its checksums, the
+  // newest earlier checkpoint of the state's list that exists and passes, logging which.
+  // Returns the checkpoints the saver should track from now on. \throws DataLossError if
+  // none can be restored; OpError as Saver::Restore raises it for other errors.
   static std::vector<std::string> RestoreNewestSound(Saver& saver, Session& session,
                                                      const CheckpointState& state);
   static Readiness Ready(const std::optional<Output>& op, Session& session);

@@ -40,7 +40,10 @@ CheckpointSaverHook::CheckpointSaverHook(
       }()) {}
 
 void CheckpointSaverHook::Begin() {
-  summary_writer_ = SummaryWriterCache::Get(checkpoint_dir_);
+  summary_writer_ = SummaryWriterCache::Get(checkpoint_dir_);  // Also makes the directory.
+  // Beyond TensorFlow: one writer of checkpoints per directory. A second chief is refused
+  // here, before any session exists or any file is written.
+  directory_lock_ = DirectoryLock::Acquire(checkpoint_dir_, "checkpoints");
   std::optional<Output> read = GetOrCreateGlobalStepRead();
   if (!read) throw RuntimeError("Global step should be created to use CheckpointSaverHook.");
   global_step_read_ = *read;
@@ -81,6 +84,7 @@ void CheckpointSaverHook::End(SessionInterface& session) {
   const int64_t last_step = GlobalStepValue(session, global_step_read_);
   if (timer_.last_triggered_step() != last_step) Save(session, last_step);
   for (const auto& listener : listeners_) listener->End(session, last_step);
+  directory_lock_.reset();  // Done writing: another chief may have the directory now.
 }
 
 // [mts:checkpoint-saver-save]

@@ -28,6 +28,11 @@
 // The Saver is the one given, else the Scaffold's (looked up at the first save, after the
 // Scaffold is finalized), else the single Saver in the graph's `savers` collection.
 //
+// Beyond TensorFlow: Begin locks the checkpoint directory (DirectoryLock) until End, so a
+// second process saving into it (two chiefs on one directory) is refused with the first
+// one's pid; and the Saver never rotates away a file outside the directory or the newest
+// finite checkpoint (saver.h).
+//
 // Difference from TensorFlow: TensorFlow also writes graph.pbtxt and a graph and meta graph
 // event in AfterCreateSession; mts has no GraphDef and writes neither.
 //
@@ -59,6 +64,7 @@
 #include "src/03_hooked/second_or_step_timer.h"
 #include "src/03_hooked/session_run_hook.h"
 #include "src/platform/clock.h"
+#include "src/platform/directory_lock.h"
 
 namespace mts {
 
@@ -83,10 +89,13 @@ class CheckpointSaverHook : public SessionRunHook {
                       std::vector<std::shared_ptr<CheckpointSaverListener>> listeners = {},
                       Clock* clock = nullptr);
 
-  /// Gets the writer of checkpoint_dir from SummaryWriterCache, finds (or makes) the global
-  /// step's read tensor, and calls every listener's Begin.
+  /// Gets the writer of checkpoint_dir from SummaryWriterCache, locks checkpoint_dir for
+  /// this process (DirectoryLock, held until End or the hook's destruction; beyond
+  /// TensorFlow), finds (or makes) the global step's read tensor, and calls every
+  /// listener's Begin.
   /// \throws RuntimeError "Global step should be created to use CheckpointSaverHook." if
-  ///   the graph has no global step; OpError if the writer cannot create checkpoint_dir.
+  ///   the graph has no global step; OpError if the writer cannot create checkpoint_dir;
+  ///   FailedPreconditionError naming the other process if another process holds the lock.
   void Begin() override;
   /// Saves a checkpoint at the session's current step and starts the timer there. A
   /// listener's request to stop is ignored here (there is no run to stop).
@@ -120,6 +129,7 @@ class CheckpointSaverHook : public SessionRunHook {
   std::vector<std::shared_ptr<CheckpointSaverListener>> listeners_;
   SecondOrStepTimer timer_;
   std::shared_ptr<FileWriter> summary_writer_;
+  std::shared_ptr<DirectoryLock> directory_lock_;  // Held from Begin to End.
   Output global_step_read_;
 };
 

@@ -212,6 +212,7 @@ void FileWriter::Run() {
     std::exception_ptr error;
     if (open) error = Try([&] { OpenFile(open_seconds); });
     if (!error && !batch.empty()) error = Try([&] { WriteBatch(batch); });
+    if (error) AbandonFile(error, batch.size());
     lock.lock();
 
     if (error && !error_) error_ = error;
@@ -232,14 +233,52 @@ void FileWriter::WriteBatch(const std::deque<std::string>& batch) {
   file_->Sync();
 }
 
+void FileWriter::AbandonFile(const std::exception_ptr& error, size_t events) {
+  // Said now, on the flush thread, not only at the next Flush: a job may run for days
+  // before anyone flushes, and a full disk wants attention while there is time.
+  std::string name;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    name = filename_.empty() ? logdir_ : filename_;
+  }
+  std::string what = "unknown error";
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    what = e.what();
+  } catch (...) {
+  }
+  MTS_LOG(ERROR) << "FileWriter: writing to " << name << " failed, " << events
+                 << " event(s) lost: " << what
+                 << ". The next events go to a new file; earlier ones are intact.";
+  if (file_ == nullptr) return;
+  try {
+    file_->Close();
+  } catch (...) {
+    // The write already failed and was reported; the close of a torn file adds nothing.
+  }
+  file_.reset();
+}
+
 // [mts:first-event]
 void FileWriter::OpenFile(int64_t seconds) {
   // The name and the first record carry the same whole second.
   char stamp[32];
   std::snprintf(stamp, sizeof(stamp), "%010" PRId64, seconds);
-  const std::string path = JoinPath(
-      logdir_, std::string("events.out.tfevents.") + stamp + "." + Hostname() + filename_suffix_);
-  auto file = std::make_unique<RecordWriter>(fs_->NewWritableFile(path));
+  const std::string base =
+      JoinPath(logdir_, std::string("events.out.tfevents.") + stamp + "." + Hostname());
+  // Never truncate: if the name is taken (another writer, this second), add pid and count.
+  std::string path = base + filename_suffix_;
+  std::unique_ptr<WritableFile> out;
+  for (int n = 0; out == nullptr; ++n) {
+    try {
+      out = fs_->NewExclusiveFile(path);
+    } catch (const AlreadyExistsError&) {
+      if (n >= 1000) throw;
+      path = base + "." + std::to_string(::getpid()) + "." + std::to_string(n) + filename_suffix_;
+    }
+  }
+  auto file = std::make_unique<RecordWriter>(std::move(out));
   {
     std::lock_guard<std::mutex> lock(mu_);
     filename_ = path;

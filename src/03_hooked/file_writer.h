@@ -19,10 +19,20 @@
 // it at once, named for the second of that add), or at construction when a suffix is given.
 // Its first record is Event{wall_time: those seconds, file_version: "brain.Event:2"}, synced
 // at once, which is how TensorBoard recognises the format; the added event itself waits
-// in the queue like any other. Like TensorFlow, two files
-// opened in the same second on the same host get the same name and the second replaces the
-// first: SummaryWriterCache (summary_writer_cache.h) is how a process keeps to one writer
-// per directory.
+// in the queue like any other. SummaryWriterCache (summary_writer_cache.h) is how a process
+// keeps to one writer per directory.
+//
+// A file is never truncated. In TensorFlow two writers that open a file in the same second
+// on the same host (two runs started together, a writer reopened) get the same name, and
+// the second empties the first. mts creates the file only if the name is free (O_EXCL); if
+// it is taken, the name gets ".<pid>.<n>" before the suffix, as TensorFlow 2 names its
+// files, and TensorBoard reads both.
+//
+// A failed write (a full disk) is logged at ERROR when it happens, naming the file and the
+// number of events lost, and is raised again by the next Flush or Close. The file it tore is
+// left as it is (every record before the tear is whole and readable) and the next write
+// starts a new file, so a disk that fills and is freed again costs only the events written
+// while it was full.
 //
 // Differences from TensorFlow 1.x's Python writer, all deliberate:
 //   - TF hands each event to the file's buffer at once and bounds its queue (an add blocks
@@ -155,9 +165,12 @@ class FileWriter {
   void Run();
   // On the flush thread: appends `batch` to the file and syncs it.
   void WriteBatch(const std::deque<std::string>& batch);
-  // Creates the event file named for `seconds` since the epoch, writes and syncs its first
-  // record, and makes it the file written to.
+  // Creates the event file named for `seconds` since the epoch (a free name: never an
+  // existing file), writes and syncs its first record, and makes it the file written to.
   void OpenFile(int64_t seconds);
+  // On the flush thread, after a failed open or write that lost `events` events: logs it,
+  // and drops the file so that the next write starts a new one.
+  void AbandonFile(const std::exception_ptr& error, size_t events);
 
   const std::string logdir_;
   const size_t max_queue_;  // 0: no limit.

@@ -104,13 +104,7 @@ void MonitoredSession::CloseInternal(bool run_end_hooks) {
         "itself, so its body must not.");
   }
   std::exception_ptr end_error;
-  if (run_end_hooks) {
-    try {
-      for (const auto& hook : hooks_) hook->End(*coordinated_creator_->raw_session());
-    } catch (...) {
-      end_error = std::current_exception();  // The first End that raises stops the rest.
-    }
-  }
+  if (run_end_hooks) end_error = RunEndHooks();
   // Closed from here on, whatever the stack's Close raises.
   std::unique_ptr<WrappedSession> sess = std::move(sess_);
   recoverable_ = nullptr;
@@ -127,6 +121,28 @@ void MonitoredSession::CloseInternal(bool run_end_hooks) {
   if (end_error) std::rethrow_exception(end_error);
 }
 // [mts:monitored-close-end]
+
+// [mts:monitored-end-hooks]
+std::exception_ptr MonitoredSession::RunEndHooks() {
+  // Every hook's End runs, even after one has raised: a SummarySaverHook whose disk filled
+  // must not cost the CheckpointSaverHook after it the final checkpoint. (TensorFlow stops
+  // at the first End that raises.) Each failure is logged as it happens; the first is
+  // raised once all have run.
+  std::exception_ptr first_error;
+  for (size_t i = 0; i < hooks_.size(); ++i) {
+    try {
+      hooks_[i]->End(*coordinated_creator_->raw_session());
+    } catch (...) {
+      MTS_LOG(ERROR) << "The End of hook " << i + 1 << " of " << hooks_.size() << " raised "
+                     << ExceptionTypeName(std::current_exception()) << ": "
+                     << ExceptionMessage(std::current_exception())
+                     << (first_error ? "" : " (raised again once every hook's End has run)");
+      if (!first_error) first_error = std::current_exception();
+    }
+  }
+  return first_error;
+}
+// [mts:monitored-end-hooks-end]
 
 SingularMonitoredSession::SingularMonitoredSession(Hooks hooks, std::shared_ptr<Scaffold> scaffold,
                                                    std::string master, std::string checkpoint_dir,

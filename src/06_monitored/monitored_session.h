@@ -43,6 +43,7 @@
 #ifndef MTS_SRC_06_MONITORED_MONITORED_SESSION_H_
 #define MTS_SRC_06_MONITORED_MONITORED_SESSION_H_
 
+#include <exception>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -128,8 +129,10 @@ class MonitoredSession : public SessionInterface {
   /// stop, a thread recorded an error (raised again by Close), or the session is closed.
   bool ShouldStop();
 
-  /// The clean close: every hook's End (the first that raises stops the others) with the
-  /// raw session still open, then the stack's Close. The session counts as closed even if
+  /// The clean close: every hook's End with the raw session still open, then the stack's
+  /// Close. A hook whose End raises does not stop the others' End (beyond TensorFlow, which
+  /// stops at the first): the error is logged at once and the first one is raised after
+  /// every End has run and the stack is closed. The session counts as closed even if
   /// either raises; an error of the stack's Close replaces one of End.
   /// \throws RuntimeError "Session is already closed. Close it once: ..." on a second call
   ///   (End is not run again); otherwise what End or the stack's Close throws (e.g. a
@@ -156,6 +159,8 @@ class MonitoredSession : public SessionInterface {
  private:
   void RunStepFnOnce(const std::function<void(StepContext&)>& step_fn);
   void CloseInternal(bool run_end_hooks);
+  // Runs every hook's End; returns the first error raised, after logging each.
+  std::exception_ptr RunEndHooks();
   void ThrowIfClosed() const;
 
   Graph* graph_;  // The default graph at construction: the one hooks and scaffold grow.

@@ -10,7 +10,9 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <climits>
 #include <cstring>
+#include <limits>
 #include <utility>
 
 #include "src/01_session/errors.h"
@@ -105,6 +107,87 @@ void SyncDirectory(const std::string& dir) {
   if (sync_result != 0) ThrowFileSystemError(dir, sync_errno);
 }
 
+// True if `path` is an existing directory.
+bool IsDirectory(const std::string& path) {
+  struct stat info;
+  return ::stat(path.empty() ? "." : path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+}  // namespace
+
+// ENOENT usually means a missing directory, but when the directory is there the file system
+// itself refuses new names (/proc, /sys): "create the directory first" would then send the
+// user the wrong way.
+void ThrowCreationError(const std::string& path, int err) {
+  const std::string dir = Dirname(path);
+  if (err == ENOENT && IsDirectory(dir)) {
+    throw NotFoundError(path + "; " + std::strerror(err) + " (the directory " +
+                        (dir.empty() ? "." : dir) +
+                        " exists but cannot hold new files: it is on a special file system "
+                        "such as /proc or /sys; choose a directory on an ordinary disk)");
+  }
+  ThrowFileSystemError(path, err);
+}
+
+namespace {
+
+// Opens `path` for reading, refusing anything but a regular file. O_NONBLOCK keeps the open
+// of a FIFO from waiting for a writer; the check then refuses it, a device (/dev/zero, which
+// never ends) or a directory before a single byte is read. Returns the descriptor and size.
+std::pair<int, uint64_t> OpenRegularFile(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) ThrowFileSystemError(path, errno);
+  struct stat info;
+  if (::fstat(fd, &info) != 0) {
+    const int err = errno;
+    ::close(fd);
+    ThrowFileSystemError(path, err);
+  }
+  if (!S_ISREG(info.st_mode)) {
+    ::close(fd);
+    const char* kind = S_ISDIR(info.st_mode)    ? "a directory"
+                       : S_ISFIFO(info.st_mode) ? "a FIFO"
+                       : S_ISCHR(info.st_mode)  ? "a character device"
+                       : S_ISBLK(info.st_mode)  ? "a block device"
+                       : S_ISSOCK(info.st_mode) ? "a socket"
+                                                : "not a regular file";
+    throw FailedPreconditionError(path + "; is " + kind +
+                                  ", not a regular file (remove it or point to the real file)");
+  }
+  // Reads of a regular file never block; clear the flag so they behave as usual.
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  return {fd, static_cast<uint64_t>(info.st_size)};
+}
+
+// Reads from `fd` into `contents` until the end of the file or `limit` bytes; closes `fd`.
+std::string ReadUpTo(int fd, const std::string& path, uint64_t size_hint, uint64_t limit) {
+  // Read straight into the string, sized from fstat: a checkpoint of many megabytes is then
+  // read once, not copied through a buffer and regrown. The loop still runs to the end of
+  // the file (or the limit), so a file that grew meanwhile is read whole.
+  std::string contents;
+  contents.resize(static_cast<size_t>(std::min<uint64_t>(
+      size_hint > 0 ? size_hint + 1 : 64 * 1024, limit)));
+  size_t size = 0;
+  while (size < limit) {
+    if (size == contents.size()) {
+      contents.resize(static_cast<size_t>(std::min<uint64_t>(contents.size() * 2, limit)));
+    }
+    const ssize_t n = ::read(fd, &contents[size], contents.size() - size);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int err = errno;
+      ::close(fd);
+      // The file was there and then could not be read: what we have is incomplete.
+      throw DataLossError(path + "; read failed: " + std::strerror(err));
+    }
+    size += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  contents.resize(size);
+  return contents;
+}
+
 // A WritableFile over a stdio FILE*: stdio's buffer makes many small Appends (one event
 // record after another) cheap, Flush empties it into the kernel, Sync adds fsync(2).
 class PosixWritableFile : public WritableFile {
@@ -156,36 +239,13 @@ class PosixWritableFile : public WritableFile {
 class PosixFileSystem : public FileSystem {
  public:
   std::string ReadFile(const std::string& path) override {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) ThrowFileSystemError(path, errno);
-    // Read straight into the string, sized from fstat: a checkpoint of many megabytes is
-    // then read once, not copied through a buffer and regrown. The loop still runs to the
-    // end of the file, so a file that grew meanwhile is read whole.
-    std::string contents;
-    struct stat info;
-    size_t size = 0;
-    if (::fstat(fd, &info) == 0 && info.st_size > 0) {
-      contents.resize(static_cast<size_t>(info.st_size) + 1);
-    } else {
-      contents.resize(64 * 1024);
-    }
-    for (;;) {
-      if (size == contents.size()) contents.resize(contents.size() * 2);
-      const ssize_t n = ::read(fd, &contents[size], contents.size() - size);
-      if (n == 0) break;
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        const int err = errno;
-        ::close(fd);
-        // The file was there and then could not be read: what we have is incomplete.
-        if (err == EISDIR) ThrowFileSystemError(path, err);
-        throw DataLossError(path + "; read failed: " + std::strerror(err));
-      }
-      size += static_cast<size_t>(n);
-    }
-    ::close(fd);
-    contents.resize(size);
-    return contents;
+    const auto [fd, size] = OpenRegularFile(path);
+    return ReadUpTo(fd, path, size, std::numeric_limits<uint64_t>::max());
+  }
+
+  std::string ReadFilePrefix(const std::string& path, uint64_t max_bytes) override {
+    const auto [fd, size] = OpenRegularFile(path);
+    return ReadUpTo(fd, path, std::min(size, max_bytes), max_bytes);
   }
 
   // [mts:write-file-atomically]
@@ -208,7 +268,7 @@ class PosixFileSystem : public FileSystem {
     while (fd < 0) {
       temp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
       fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-      if (fd < 0 && errno != EEXIST) ThrowFileSystemError(temp, errno);
+      if (fd < 0 && errno != EEXIST) ThrowCreationError(temp, errno);
     }
     try {
       // Plain write(2) has no user-space buffer, so there is nothing to fflush before fsync.
@@ -234,6 +294,10 @@ class PosixFileSystem : public FileSystem {
 
   std::unique_ptr<WritableFile> NewAppendableFile(const std::string& path) override {
     return Open(path, "ae");
+  }
+
+  std::unique_ptr<WritableFile> NewExclusiveFile(const std::string& path) override {
+    return Open(path, "wxe");  // "x": O_EXCL, so an existing file is never truncated.
   }
 
   bool Exists(const std::string& path) override {
@@ -263,21 +327,30 @@ class PosixFileSystem : public FileSystem {
   }
 
   void CreateDirectories(const std::string& dir) override {
+    CheckPathLength(dir);
     // Create each prefix ending before a '/', then `dir` itself: "a/b/c" makes a, a/b, a/b/c.
-    for (size_t end = dir.find('/', 1);; end = dir.find('/', end + 1)) {
-      const std::string prefix = dir.substr(0, end);
-      if (!prefix.empty() && ::mkdir(prefix.c_str(), 0755) != 0) {
-        const int err = errno;
-        struct stat info;
-        const bool is_dir = ::stat(prefix.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
-        if (err != EEXIST) ThrowFileSystemError(prefix, err);
-        if (!is_dir) {
-          throw FailedPreconditionError(prefix +
-                                        "; exists and is not a directory (remove the file or "
-                                        "choose another path)");
+    // What this call made is removed again if a later component fails, deepest first, so
+    // a failed call leaves the disk as it found it.
+    std::vector<std::string> created;
+    try {
+      for (size_t end = dir.find('/', 1);; end = dir.find('/', end + 1)) {
+        const std::string prefix = dir.substr(0, end);
+        if (!prefix.empty() && ::mkdir(prefix.c_str(), 0755) == 0) {
+          created.push_back(prefix);
+        } else if (!prefix.empty()) {
+          const int err = errno;
+          if (err != EEXIST) ThrowCreationError(prefix, err);
+          if (!IsDirectory(prefix)) {
+            throw FailedPreconditionError(prefix +
+                                          "; exists and is not a directory (remove the file or "
+                                          "choose another path)");
+          }
         }
+        if (end == std::string::npos) break;
       }
-      if (end == std::string::npos) break;
+    } catch (...) {
+      for (auto it = created.rbegin(); it != created.rend(); ++it) ::rmdir(it->c_str());
+      throw;
     }
   }
 
@@ -303,8 +376,30 @@ class PosixFileSystem : public FileSystem {
  private:
   static std::unique_ptr<WritableFile> Open(const std::string& path, const char* mode) {
     std::FILE* file = std::fopen(path.c_str(), mode);
-    if (file == nullptr) ThrowFileSystemError(path, errno);
+    if (file == nullptr) ThrowCreationError(path, errno);
     return std::make_unique<PosixWritableFile>(path, file);
+  }
+
+  // Refuses a path the kernel would refuse, before anything is made: otherwise mkdir -p of
+  // a path too long by a little creates every directory up to the limit and then fails.
+  static void CheckPathLength(const std::string& path) {
+    if (path.size() >= PATH_MAX) {
+      throw InvalidArgumentError(path.substr(0, 60) + "...; the path has " +
+                                 std::to_string(path.size()) + " characters, more than the " +
+                                 std::to_string(PATH_MAX - 1) +
+                                 " this system allows (choose a shorter path)");
+    }
+    for (size_t start = 0; start < path.size();) {
+      size_t end = path.find('/', start);
+      if (end == std::string::npos) end = path.size();
+      if (end - start > NAME_MAX) {
+        throw InvalidArgumentError(path.substr(start, 60) + "...; a name in the path has " +
+                                   std::to_string(end - start) + " characters, more than the " +
+                                   std::to_string(NAME_MAX) +
+                                   " this system allows (choose a shorter name)");
+      }
+      start = end + 1;
+    }
   }
 };
 
@@ -337,6 +432,36 @@ std::string Basename(std::string_view path) {
   const size_t slash = path.rfind('/');
   if (slash == std::string_view::npos) return std::string(path);
   return std::string(path.substr(slash + 1));
+}
+
+std::string AbsolutePath(std::string_view path) {
+  std::string full(path);
+  if (full.empty() || full[0] != '/') {
+    std::vector<char> cwd(PATH_MAX);
+    if (::getcwd(cwd.data(), cwd.size()) == nullptr) {
+      throw UnknownError(std::string("getcwd failed; ") + std::strerror(errno));
+    }
+    full = JoinPath(cwd.data(), full);
+  }
+  std::vector<std::string_view> parts;
+  std::string_view rest(full);
+  while (!rest.empty()) {
+    const size_t slash = rest.find('/');
+    const std::string_view part = rest.substr(0, slash);
+    rest = slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
+    if (part == "..") {
+      if (!parts.empty()) parts.pop_back();
+    } else if (!part.empty() && part != ".") {
+      parts.push_back(part);
+    }
+  }
+  std::string normal;
+  for (std::string_view part : parts) (normal += '/') += part;
+  return normal.empty() ? "/" : normal;
+}
+
+bool IsInDirectory(std::string_view path, std::string_view dir) {
+  return Dirname(AbsolutePath(path)) == AbsolutePath(dir);
 }
 
 }  // namespace mts

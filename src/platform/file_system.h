@@ -70,10 +70,17 @@ class FileSystem {
  public:
   virtual ~FileSystem() = default;
 
-  /// The whole contents of the file at `path`.
-  /// \throws NotFoundError naming the file if it does not exist; DataLossError if reading
-  ///         fails part-way; another OpError (PermissionDeniedError, ...) otherwise.
+  /// The whole contents of the regular file at `path`.
+  /// \throws NotFoundError naming the file if it does not exist; FailedPreconditionError if
+  ///         it is not a regular file (a directory, a FIFO, a device such as /dev/zero,
+  ///         which could block or never end); DataLossError if reading fails part-way;
+  ///         another OpError (PermissionDeniedError, ...) otherwise.
   virtual std::string ReadFile(const std::string& path) = 0;
+
+  /// At most the first `max_bytes` bytes of the regular file at `path` (fewer if the file
+  /// is shorter): a reader checks a header before it trusts the file's size enough to read
+  /// all of it. \throws as ReadFile.
+  virtual std::string ReadFilePrefix(const std::string& path, uint64_t max_bytes) = 0;
 
   /// Replaces the file at `path` with `contents` so that, even if the machine crashes, the
   /// file afterwards holds the old contents or the new, never a torn mixture. Writes
@@ -84,6 +91,13 @@ class FileSystem {
   /// A new, empty file at `path` (truncated if it exists), open for writing.
   /// \throws OpError naming the file if it cannot be created (NotFoundError: no directory).
   virtual std::unique_ptr<WritableFile> NewWritableFile(const std::string& path) = 0;
+
+  /// A new, empty file at `path`, which must not exist yet, open for writing: unlike
+  /// NewWritableFile it never truncates a file, even one another process made a moment
+  /// before (the check and the creation are one system call, open with O_EXCL).
+  /// \throws AlreadyExistsError naming `path` if anything is there; another OpError naming
+  ///   the file if it cannot be created.
+  virtual std::unique_ptr<WritableFile> NewExclusiveFile(const std::string& path) = 0;
 
   /// The file at `path` opened for writing at its end, created empty if missing.
   /// \throws OpError naming the file if it cannot be opened.
@@ -104,7 +118,10 @@ class FileSystem {
   virtual void RenameFile(const std::string& from, const std::string& to) = 0;
 
   /// Creates directory `dir` and any missing parents (`mkdir -p`); does nothing if it exists.
-  /// \throws FailedPreconditionError if a component exists and is not a directory.
+  /// \throws FailedPreconditionError if a component exists and is not a directory;
+  ///   InvalidArgumentError, before creating anything, if the path or one of its names is
+  ///   longer than the system allows; another OpError naming the component at fault.
+  ///   After an error no directory this call created is left behind.
   virtual void CreateDirectories(const std::string& dir) = 0;
 
   /// The size of the file at `path` in bytes. \throws NotFoundError naming it if missing.
@@ -127,6 +144,12 @@ FileSystem* DefaultFileSystem();
 /// \throws OpError always.
 [[noreturn]] void ThrowFileSystemError(const std::string& context, int err);
 
+/// Raises the OpError of a failed creation of the file or directory `path` with errno `err`:
+/// as ThrowFileSystemError(path, err), except that ENOENT in a directory that exists says
+/// the directory cannot hold new files (a special file system such as /proc) instead of
+/// advising to create it. \throws OpError always.
+[[noreturn]] void ThrowCreationError(const std::string& path, int err);
+
 /// Joins two path parts with exactly one '/' between them: JoinPath("/a/", "/b") == "/a/b".
 /// An empty part is dropped: JoinPath("", "b") == "b".
 std::string JoinPath(std::string_view a, std::string_view b);
@@ -138,6 +161,17 @@ std::string Dirname(std::string_view path);
 /// Everything after the last '/': Basename("/a/b") == "b", Basename("b") == "b",
 /// Basename("/a/") == "".
 std::string Basename(std::string_view path);
+
+/// `path` made absolute against the working directory and normalised lexically, as
+/// Python's os.path.abspath does: no "", "." or ".." component is left, and no trailing
+/// '/' ("a/./b/../c" in /tmp is "/tmp/a/c"). Symbolic links are not resolved.
+/// \throws UnknownError if the working directory cannot be read.
+std::string AbsolutePath(std::string_view path);
+
+/// True if `path` names an entry directly inside directory `dir` (compared as AbsolutePath
+/// forms): IsInDirectory("/run/model.ckpt-5", "/run/") is true,
+/// IsInDirectory("/old/model.ckpt-5", "/run") and IsInDirectory("/run/a/b", "/run") false.
+bool IsInDirectory(std::string_view path, std::string_view dir);
 
 }  // namespace mts
 

@@ -2,6 +2,9 @@
 // promise that any damage (every single-byte corruption, every truncation) is DataLossError.
 #include "src/02_chief_worker/checkpoint_file.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -18,6 +21,8 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::ThrowsMessage;
 
 class CheckpointFileTest : public ::testing::Test {
  protected:
@@ -273,6 +278,45 @@ TEST_F(CheckpointFileTest, AbsurdSizesWithValidChecksumsAreDataLoss) {
     WriteRaw(Path("ckpt"), bytes);
     EXPECT_THROW(ReadEverything(Path("ckpt")), DataLossError) << what;
   }
+}
+
+// A file that is not a checkpoint is refused by its first bytes, however large it is: a
+// sparse file of 64 GiB of zeros (never read whole) and a file whose header claims another
+// size than it has.
+TEST_F(CheckpointFileTest, AFileIsJudgedByItsHeaderBeforeItIsReadWhole) {
+  WriteRaw(Path("zeros"), "");
+  ASSERT_EQ(::truncate(Path("zeros").c_str(), off_t{1} << 36), 0);
+  EXPECT_THAT([&] { CheckpointReader(*fs_, Path("zeros")); },
+              ThrowsMessage<DataLossError>(HasSubstr("does not start with the mts checkpoint")));
+  std::string bytes = SerializeCheckpoint(SmallCheckpoint());
+  WriteRaw(Path("grown"), bytes + std::string(1000, 'x'));
+  EXPECT_THAT([&] { CheckpointReader(*fs_, Path("grown")); },
+              ThrowsMessage<DataLossError>(HasSubstr("but the file has")));
+}
+
+// A FIFO or a device is damage, not a hang: the reader refuses it without reading.
+TEST_F(CheckpointFileTest, AFifoOrADeviceIsDataLoss) {
+  ASSERT_EQ(::mkfifo(Path("fifo").c_str(), 0644), 0);
+  ASSERT_EQ(::symlink("/dev/zero", Path("zero").c_str()), 0);
+  EXPECT_THAT([&] { CheckpointReader(*fs_, Path("fifo")); },
+              ThrowsMessage<DataLossError>(HasSubstr("is a FIFO, not a regular file")));
+  EXPECT_THAT([&] { CheckpointReader(*fs_, Path("zero")); },
+              ThrowsMessage<DataLossError>(HasSubstr("is a character device")));
+}
+
+// FindCheckpointFiles: "<prefix>-<step>" files that start with the magic, oldest step first;
+// temporaries, the state file, other files and a FIFO named like a checkpoint are not.
+TEST_F(CheckpointFileTest, FindCheckpointFilesListsCheckpointsByStep) {
+  WriteCheckpoint(*fs_, Path("model.ckpt-10"), SmallCheckpoint());
+  WriteCheckpoint(*fs_, Path("model.ckpt-9"), SmallCheckpoint());
+  WriteCheckpoint(*fs_, Path("other-100"), SmallCheckpoint());
+  WriteRaw(Path("model.ckpt-11.tmp.5.0"), SerializeCheckpoint(SmallCheckpoint()));
+  WriteRaw(Path("notes-12"), "not a checkpoint");
+  WriteRaw(Path("checkpoint"), "model_checkpoint_path: \"model.ckpt-10\"");
+  ASSERT_EQ(::mkfifo(Path("model.ckpt-13").c_str(), 0644), 0);
+  EXPECT_THAT(FindCheckpointFiles(*fs_, dir_),
+              ElementsAre(Path("model.ckpt-9"), Path("model.ckpt-10"), Path("other-100")));
+  EXPECT_THAT(FindCheckpointFiles(*fs_, Path("missing")), IsEmpty());
 }
 
 }  // namespace

@@ -323,6 +323,27 @@ TEST_F(CheckpointStateFileTest, GetJoinsRelativePathsOntoTheDirectory) {
             "/Users/deben/Documents/workspace/dist_tf_train/logs/model.ckpt-29");
 }
 
+// A state file with absolute paths, read in a copy of its directory: each path that leads
+// out of the copy is replaced by the copy's file of the same name where there is one, with
+// a warning naming the original; a path with no such file is kept as it was.
+TEST_F(CheckpointStateFileTest, GetInACopiedDirectoryNamesTheCopysFiles) {
+  const std::string original = JoinPath(root_, "original");
+  UpdateCheckpointStateFile(dir_, JoinPath(original, "model.ckpt-3"),
+                            {JoinPath(original, "model.ckpt-1"), JoinPath(original, "model.ckpt-2")});
+  Touch(Path("model.ckpt-3"));
+  Touch(Path("model.ckpt-2"));  // model.ckpt-1 was not copied.
+  ScopedLogCapture capture;
+  const std::optional<CheckpointState> state = GetCheckpointState(dir_);
+  ASSERT_TRUE(state);
+  EXPECT_EQ(state->model_checkpoint_path, Path("model.ckpt-3"));
+  EXPECT_THAT(state->all_model_checkpoint_paths,
+              ElementsAre(JoinPath(original, "model.ckpt-1"), Path("model.ckpt-2"),
+                          Path("model.ckpt-3")));
+  EXPECT_TRUE(capture.Contains("names checkpoints in " + original +
+                               " (the directory was copied or moved)"));
+  EXPECT_EQ(LatestCheckpoint(dir_), Path("model.ckpt-3"));
+}
+
 // LatestCheckpoint returns the newest path only when its file exists.
 TEST_F(CheckpointStateFileTest, LatestCheckpointRequiresTheFile) {
   EXPECT_EQ(LatestCheckpoint(dir_), std::nullopt);  // No state file.

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -521,6 +522,83 @@ TEST_F(SaverTest, RecoverLastCheckpointsContinuesRotationAcrossRestarts) {
   EXPECT_THAT(saver.last_checkpoints(), ElementsAre(Path("model.ckpt-1"), Path("model.ckpt-3")));
   saver.Save(session, Path("model.ckpt"), 4);  // Rotates model.ckpt-1 out and deletes it.
   EXPECT_THAT(fs_->ListDirectory(dir_), ElementsAre("checkpoint", "model.ckpt-3", "model.ckpt-4"));
+}
+
+// A model whose one variable w can be set to any float, NaN included.
+struct OneFloat {
+  Variable w{Tensor::Scalar(1.0f), "w"};
+  Output value = Placeholder(DataType::kFloat, {}, "w_value");
+  Operation* set = w.Assign(value).op();
+  void Set(Session& session, float v) { session.Run({}, {{value, Tensor::Scalar(v)}}, {set}); }
+};
+
+// Training diverged: every save after step 1 holds NaN. Rotation would have deleted the
+// last finite checkpoint after two more saves; it is kept (the list exceeds max_to_keep by
+// one) until a finite save comes, and a warning names it.
+TEST_F(SaverTest, RotationNeverDeletesTheNewestFiniteCheckpoint) {
+  OneFloat model;
+  SaverOptions options;
+  options.max_to_keep = 2;
+  Saver saver({}, options);
+  Session session;
+  session.Run(GlobalVariablesInitializer());
+  saver.Save(session, Path("model.ckpt"), 1);
+  model.Set(session, std::numeric_limits<float>::quiet_NaN());
+  ScopedLogCapture capture;
+  for (int step = 2; step <= 4; ++step) saver.Save(session, Path("model.ckpt"), step);
+  EXPECT_THAT(saver.last_checkpoints(), ElementsAre(Path("model.ckpt-1"), Path("model.ckpt-4")));
+  EXPECT_THAT(fs_->ListDirectory(dir_), ElementsAre("checkpoint", "model.ckpt-1", "model.ckpt-4"));
+  EXPECT_TRUE(capture.Contains("Keeping " + Path("model.ckpt-1") +
+                               ": it is the newest checkpoint whose values are all finite"));
+  model.Set(session, std::numeric_limits<float>::infinity());
+  saver.Save(session, Path("model.ckpt"), 5);  // Inf is no better than NaN.
+  EXPECT_TRUE(fs_->Exists(Path("model.ckpt-1")));
+  model.Set(session, 2.0f);
+  saver.Save(session, Path("model.ckpt"), 6);  // Finite again: ordinary rotation resumes.
+  saver.Save(session, Path("model.ckpt"), 7);
+  EXPECT_THAT(saver.last_checkpoints(), ElementsAre(Path("model.ckpt-6"), Path("model.ckpt-7")));
+}
+
+// After a restart the saver knows nothing of the checkpoints it recovers: on a NaN save it
+// reads them (only then) to find the newest finite one, and keeps it.
+TEST_F(SaverTest, TheNewestFiniteCheckpointIsFoundOnDiskAfterARestart) {
+  OneFloat model;
+  Session session;
+  session.Run(GlobalVariablesInitializer());
+  {
+    Saver first_run;
+    first_run.Save(session, Path("model.ckpt"), 1);
+    model.Set(session, std::numeric_limits<float>::quiet_NaN());
+    first_run.Save(session, Path("model.ckpt"), 2);
+  }
+  SaverOptions options;
+  options.max_to_keep = 2;
+  Saver saver({}, options);
+  saver.RecoverLastCheckpoints(GetCheckpointState(dir_)->all_model_checkpoint_paths);
+  saver.Save(session, Path("model.ckpt"), 3);
+  EXPECT_THAT(saver.last_checkpoints(), ElementsAre(Path("model.ckpt-1"), Path("model.ckpt-3")));
+  EXPECT_FALSE(fs_->Exists(Path("model.ckpt-2")));
+}
+
+// Rotation never deletes a file outside the checkpoint directory, whatever the tracked list
+// says (a state file from another directory): it logs and leaves it.
+TEST_F(SaverTest, RotationNeverDeletesAFileOutsideTheCheckpointDirectory) {
+  Model model;
+  Session session;
+  session.Run(model.init);
+  const std::string other = Path("other");
+  fs_->CreateDirectories(other);
+  Saver elsewhere;
+  const std::string foreign = *elsewhere.Save(session, JoinPath(other, "model.ckpt"), 1);
+  SaverOptions options;
+  options.max_to_keep = 1;
+  Saver saver({}, options);
+  saver.SetLastCheckpointsWithTime({{foreign, 0.0}});
+  ScopedLogCapture capture;
+  saver.Save(session, Path("model.ckpt"), 2);
+  EXPECT_TRUE(fs_->Exists(foreign));
+  EXPECT_TRUE(capture.Contains("Not deleting " + foreign + ": it is outside the checkpoint "
+                               "directory " + dir_));
 }
 
 // SetLastCheckpointsWithTime replaces the tracked list.

@@ -3,6 +3,9 @@
 // and a worker's WaitForSession polling on a fake clock.
 #include "src/02_chief_worker/session_manager.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <string>
 #include <thread>
@@ -328,8 +331,8 @@ TEST_F(SessionManagerTest, ADamagedLatestCheckpointFallsBackToTheNewestSoundOne)
   auto session = manager.PrepareSession("", init_op_, &restorer, dir);
   EXPECT_EQ(ValueOf(*session, w_), 8.0f);
   EXPECT_TRUE(capture.Contains("The latest checkpoint " + third +
-                               " failed its checksums; restored the newest earlier checkpoint "
-                               "that passes, " +
+                               " is missing or failed its checksums; restored the newest "
+                               "earlier checkpoint that passes, " +
                                second));
   EXPECT_TRUE(capture.Contains("fails its checksum"));  // The reader's own diagnosis, kept.
   // Rotation continues from the checkpoint restored; the damaged one is not tracked.
@@ -372,11 +375,105 @@ TEST_F(SessionManagerTest, EveryCheckpointDamagedIsADataLossErrorNamingEach) {
     manager.PrepareSession("", init_op_, &restorer, dir);
     FAIL() << "expected DataLossError";
   } catch (const DataLossError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("Every checkpoint listed in the state file of " + dir));
+    EXPECT_THAT(e.what(), HasSubstr("Every checkpoint listed in the state file of " + dir + " is missing or fails"));
     EXPECT_THAT(e.what(), HasSubstr(first));
     EXPECT_THAT(e.what(), HasSubstr(second));
     EXPECT_THAT(e.what(), HasSubstr("Restore from a backup copy"));
   }
+}
+
+// The newest checkpoint is gone (deleted, or the state file was copied without it): the
+// newest earlier one that exists is restored, and the warning says which was missing.
+TEST_F(SessionManagerTest, AMissingLatestCheckpointFallsBackToTheNewestThatExists) {
+  Saver saver;
+  const std::string dir = NewDir();
+  const std::string first = SaveW(saver, dir, 7.0f, 1);
+  const std::string second = SaveW(saver, dir, 8.0f, 2);
+  DefaultFileSystem()->DeleteFile(second);
+  Saver restorer;
+  SessionManager manager(Options());
+  ScopedLogCapture capture;
+  auto session = manager.PrepareSession("", init_op_, &restorer, dir);
+  EXPECT_EQ(ValueOf(*session, w_), 7.0f);
+  EXPECT_TRUE(capture.Contains("restored the newest earlier checkpoint that passes, " + first));
+  EXPECT_TRUE(capture.Contains(second + " (missing)"));
+  EXPECT_THAT(restorer.last_checkpoints(), ElementsAre(first));
+}
+
+// A newest "checkpoint" that is a FIFO or a link to /dev/zero would block or fill memory:
+// it is refused before it is read, and the chief falls back to the one before.
+TEST_F(SessionManagerTest, ANewestCheckpointThatIsAFifoOrADeviceFallsBack) {
+  for (const std::string kind : {"fifo", "dev_zero"}) {
+    Saver saver;
+    const std::string dir = NewDir();
+    const std::string first = SaveW(saver, dir, 7.0f, 1);
+    const std::string second = SaveW(saver, dir, 8.0f, 2);
+    DefaultFileSystem()->DeleteFile(second);
+    if (kind == "fifo") {
+      ASSERT_EQ(::mkfifo(second.c_str(), 0644), 0);
+    } else {
+      ASSERT_EQ(::symlink("/dev/zero", second.c_str()), 0);
+    }
+    Saver restorer;
+    SessionManager manager(Options());
+    ScopedLogCapture capture;
+    auto session = manager.PrepareSession("", init_op_, &restorer, dir);
+    EXPECT_EQ(ValueOf(*session, w_), 7.0f) << kind;
+    EXPECT_TRUE(capture.Contains("not a regular file")) << kind;
+  }
+}
+
+// A huge file of zeros named like the newest checkpoint (a sparse file, a disk image) is
+// refused after its first bytes, without reading it whole.
+TEST_F(SessionManagerTest, AHugeSparseFileIsRefusedByItsHeader) {
+  Saver saver;
+  const std::string dir = NewDir();
+  const std::string first = SaveW(saver, dir, 7.0f, 1);
+  const std::string second = SaveW(saver, dir, 8.0f, 2);
+  DefaultFileSystem()->WriteFileAtomically(second, "");
+  ASSERT_EQ(::truncate(second.c_str(), off_t{1} << 36), 0);  // 64 GiB of zeros, none written.
+  Saver restorer;
+  SessionManager manager(Options());
+  ScopedLogCapture capture;
+  auto session = manager.PrepareSession("", init_op_, &restorer, dir);
+  EXPECT_EQ(ValueOf(*session, w_), 7.0f);
+  EXPECT_TRUE(capture.Contains("does not start with the mts checkpoint magic"));
+}
+
+// An empty or garbage state file is unusable (TensorFlow raises for an empty one and starts
+// from scratch after a garbage one, its first saves then overwriting the old checkpoints):
+// the newest sound checkpoint file of the directory is restored instead, and it alone is
+// tracked, so rotation never deletes files no state file vouched for.
+TEST_F(SessionManagerTest, AnUnusableStateFileRestoresTheNewestCheckpointFile) {
+  for (const std::string contents :
+       {"", "garbage ]]] not a state", "all_model_checkpoint_paths: \"x\""}) {
+    Saver saver;
+    const std::string dir = NewDir();
+    const std::string first = SaveW(saver, dir, 7.0f, 1);
+    const std::string tenth = SaveW(saver, dir, 8.0f, 10);
+    const std::string second = SaveW(saver, dir, 9.0f, 2);  // Saved last, older step.
+    DefaultFileSystem()->WriteFileAtomically(JoinPath(dir, "checkpoint"), contents);
+    Saver restorer;
+    SessionManager manager(Options());
+    ScopedLogCapture capture;
+    auto session = manager.PrepareSession("", init_op_, &restorer, dir);
+    EXPECT_EQ(ValueOf(*session, w_), 8.0f) << "the highest step: " << contents;
+    EXPECT_TRUE(capture.Contains("is unusable; restoring from the 3 checkpoint file(s)"));
+    EXPECT_THAT(restorer.last_checkpoints(), ElementsAre(tenth));
+  }
+}
+
+// With an unusable state file and no checkpoint file, training starts from scratch, as in
+// TensorFlow, and the warning says so.
+TEST_F(SessionManagerTest, AnUnusableStateFileAndNoCheckpointStartsFromScratch) {
+  const std::string dir = NewDir();
+  DefaultFileSystem()->WriteFileAtomically(JoinPath(dir, "checkpoint"), "");
+  Saver restorer;
+  SessionManager manager(Options());
+  ScopedLogCapture capture;
+  auto session = manager.PrepareSession("", init_op_, &restorer, dir);
+  EXPECT_EQ(ValueOf(*session, w_), 3.0f);
+  EXPECT_TRUE(capture.Contains("no checkpoint file is in " + dir + ": starting from scratch"));
 }
 
 // A checkpoint named explicitly is the caller's choice: no other is tried in its place.

@@ -23,6 +23,7 @@
 #include "src/platform/file_system.h"
 #include "src/platform/logging.h"
 #include "tests/testing/fake_clock.h"
+#include "tests/testing/forwarding_file_system.h"
 
 namespace mts {
 namespace {
@@ -45,7 +46,7 @@ std::string ThisHost() {
 
 // The POSIX file system, watched: it counts Syncs (so a test can wait for the flush thread
 // to finish writing) and can be told to fail every Append (a full disk).
-class WatchedFileSystem : public FileSystem {
+class WatchedFileSystem : public ForwardingFileSystem {
  public:
   // Blocks until at least `n` Syncs have completed in total.
   void WaitForSyncs(int n) {
@@ -64,31 +65,11 @@ class WatchedFileSystem : public FileSystem {
   std::unique_ptr<WritableFile> NewWritableFile(const std::string& path) override {
     return std::make_unique<File>(this, DefaultFileSystem()->NewWritableFile(path));
   }
+  std::unique_ptr<WritableFile> NewExclusiveFile(const std::string& path) override {
+    return std::make_unique<File>(this, DefaultFileSystem()->NewExclusiveFile(path));
+  }
   std::unique_ptr<WritableFile> NewAppendableFile(const std::string& path) override {
     return std::make_unique<File>(this, DefaultFileSystem()->NewAppendableFile(path));
-  }
-  std::string ReadFile(const std::string& path) override {
-    return DefaultFileSystem()->ReadFile(path);
-  }
-  void WriteFileAtomically(const std::string& path, std::string_view contents) override {
-    DefaultFileSystem()->WriteFileAtomically(path, contents);
-  }
-  bool Exists(const std::string& path) override { return DefaultFileSystem()->Exists(path); }
-  std::vector<std::string> ListDirectory(const std::string& dir) override {
-    return DefaultFileSystem()->ListDirectory(dir);
-  }
-  void DeleteFile(const std::string& path) override { DefaultFileSystem()->DeleteFile(path); }
-  void RenameFile(const std::string& from, const std::string& to) override {
-    DefaultFileSystem()->RenameFile(from, to);
-  }
-  void CreateDirectories(const std::string& dir) override {
-    DefaultFileSystem()->CreateDirectories(dir);
-  }
-  uint64_t FileSize(const std::string& path) override {
-    return DefaultFileSystem()->FileSize(path);
-  }
-  std::vector<std::string> GetMatchingPaths(const std::string& pattern) override {
-    return DefaultFileSystem()->GetMatchingPaths(pattern);
   }
 
  private:
@@ -372,26 +353,54 @@ TEST(FileWriterTest, AddSummaryRejectsBytesThatAreNotASummary) {
   EXPECT_EQ(writer.filename(), "");  // Nothing was written, so no file was made.
 }
 
-// A failed write on the flush thread is reported by the next Flush, once; the writer carries
-// on and the destructor does not throw.
-TEST(FileWriterTest, WriteFailureIsReportedByFlushOnce) {
+// A failed write on the flush thread (a full disk) is logged when it happens, naming the file
+// and the events lost, and reported by the next Flush, once. The torn file keeps what it
+// had; once the disk is freed the writer carries on in a new file, which does not truncate
+// the first although both are named for the same second.
+TEST(FileWriterTest, WriteFailureIsLoggedReportedOnceAndTheNextWriteStartsANewFile) {
   FakeClock clock;
   WatchedFileSystem fs;
+  ScopedLogCapture log;
   FileWriter writer(NewLogDir("failure"), 10, 120, "", &clock, &fs);
   writer.AddSummary(Scalar("ok", 1), 1);
   writer.Flush();
+  const std::string first = writer.filename();
 
   fs.set_fail_appends(true);
   writer.AddSummary(Scalar("lost", 2), 2);
   EXPECT_THROW(writer.Flush(), ResourceExhaustedError);
+  EXPECT_TRUE(log.Contains("FileWriter: writing to " + first + " failed, 1 event(s) lost"));
   EXPECT_NO_THROW(writer.Flush());
 
   fs.set_fail_appends(false);
   writer.AddSummary(Scalar("ok", 3), 3);
   writer.Flush();
-  const std::vector<ScalarValue> scalars = ScalarSummaries(ReadEventFile(writer.filename()));
-  ASSERT_EQ(scalars.size(), 2u);
-  EXPECT_EQ(scalars[1].step, 3);
+  ASSERT_NE(writer.filename(), first);
+  const std::vector<ScalarValue> before = ScalarSummaries(ReadEventFile(first));
+  const std::vector<ScalarValue> after = ScalarSummaries(ReadEventFile(writer.filename()));
+  ASSERT_EQ(before.size(), 1u);
+  EXPECT_EQ(before[0].step, 1);
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_EQ(after[0].step, 3);
+}
+
+// Two writers that open their files in the same second (two runs started together) never
+// truncate each other: the second gets a name of its own, and both files keep their events.
+TEST(FileWriterTest, TwoWritersInTheSameSecondKeepSeparateFiles) {
+  FakeClock clock;
+  const std::string dir = NewLogDir("same_second");
+  FileWriter first(dir, 10, 120, "", &clock);
+  FileWriter second(dir, 10, 120, "", &clock);
+  first.AddSummary(Scalar("first", 1), 1);
+  first.Flush();
+  second.AddSummary(Scalar("second", 2), 2);
+  second.Flush();
+  first.AddSummary(Scalar("first", 3), 3);
+  first.Flush();
+  ASSERT_NE(first.filename(), second.filename());
+  EXPECT_NE(second.filename().find("tfevents"), std::string::npos);
+  EXPECT_EQ(ScalarSummaries(ReadEventFile(first.filename())).size(), 2u);
+  EXPECT_EQ(ScalarSummaries(ReadEventFile(second.filename())).size(), 1u);
 }
 
 // Several threads add at once (the training thread and, say, a logging thread); every event

@@ -311,13 +311,16 @@ TEST_F(MonitoredSessionTest, ThreadPreemptionErrorIsRecoveredByShouldStop) {
   session->Close();
 }
 
-// A failing End stops the other hooks' End; the session is closed all the same. An error of
-// the stack's close (a thread's) replaces End's, as Python's finally does.
-TEST_F(MonitoredSessionTest, EndErrorPropagatesAndTheSessionIsClosed) {
+// A failing End does not stop the other hooks' End (beyond TensorFlow, which stops there):
+// the first error is raised once every End has run, and the session is closed all the same.
+// An error of the stack's close (a thread's) replaces End's, as Python's finally does.
+TEST_F(MonitoredSessionTest, EndErrorPropagatesAfterEveryEndAndTheSessionIsClosed) {
   first_->end_error = ErrorCode::kInternal;
+  second_->end_error = ErrorCode::kResourceExhausted;
   auto session = Make();
-  EXPECT_THROW(session->Close(), InternalError);
-  EXPECT_EQ(second_->Count("End"), 0);
+  EXPECT_THROW(session->Close(), InternalError);  // The first error, not the second.
+  EXPECT_EQ(first_->Count("End"), 1);
+  EXPECT_EQ(second_->Count("End"), 1);
   EXPECT_TRUE(session->ShouldStop());
 
   auto other = Make();

@@ -3,6 +3,8 @@
 // the checkpoint directory, and a second session resuming from the first one's checkpoint.
 #include "src/06_monitored/monitored_training_session.h"
 
+#include <cerrno>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <typeinfo>
@@ -20,6 +22,7 @@
 #include "src/03_hooked/summary_writer_cache.h"
 #include "src/platform/file_system.h"
 #include "src/platform/logging.h"
+#include "tests/testing/failing_file_system.h"
 #include "tests/testing/fake_clock.h"
 
 namespace mts {
@@ -210,6 +213,81 @@ TEST_F(MonitoredTrainingSessionTest, WorkerChecksForTheModelEveryRecoveryWaitSec
     }
     EXPECT_EQ(waits, checks) << "recovery_wait_secs " << recovery_wait_secs;
   }
+}
+
+// A hook whose End raises.
+class FailingEndHook : public SessionRunHook {
+ public:
+  void End(SessionInterface&) override { throw InternalError("the hook failed in End"); }
+};
+
+// A full disk under the event file makes the SummarySaverHook's End raise; the
+// CheckpointSaverHook after it still writes the final checkpoint (TensorFlow would skip it
+// and lose every step since the last timed save), and the error is raised after all.
+TEST_F(MonitoredTrainingSessionTest, AFullDiskForEventsDoesNotCostTheFinalCheckpoint) {
+  options_.checkpoint_dir = NewDir("full_disk");
+  options_.hooks.clear();
+  options_.chief_only_hooks.clear();
+  FailingWritesFileSystem disk("tfevents", ENOSPC);
+  SummaryWriterCache::Get(options_.checkpoint_dir, nullptr, &disk);  // The hooks' writer.
+  ScopedLogCapture log;
+  auto session = MonitoredTrainingSession(options_);
+  for (int i = 0; i < 30; ++i) session->Run(train_);
+  EXPECT_THROW(session->Close(), ResourceExhaustedError);
+  EXPECT_TRUE(log.Contains("event(s) lost"));
+  EXPECT_EQ(LatestCheckpoint(options_.checkpoint_dir),
+            JoinPath(options_.checkpoint_dir, "model.ckpt-30"));
+}
+
+// A chief-only hook comes before the default hooks; its failing End does not stop the
+// CheckpointSaverHook's End from writing the final checkpoint.
+TEST_F(MonitoredTrainingSessionTest, AChiefOnlyHookFailingInEndDoesNotCostTheFinalCheckpoint) {
+  options_.checkpoint_dir = NewDir("failing_end");
+  options_.hooks.clear();
+  options_.chief_only_hooks = {std::make_shared<FailingEndHook>()};
+  auto session = MonitoredTrainingSession(options_);
+  for (int i = 0; i < 7; ++i) session->Run(train_);
+  EXPECT_THROW(session->Close(), InternalError);
+  EXPECT_EQ(LatestCheckpoint(options_.checkpoint_dir),
+            JoinPath(options_.checkpoint_dir, "model.ckpt-7"));
+}
+
+// Training in a copy of a checkpoint directory (whose state file holds the original's
+// absolute paths) restores from the copy and rotates only the copy's files: the original
+// keeps every checkpoint and still resumes. TensorFlow deletes the original's files here.
+TEST_F(MonitoredTrainingSessionTest, TrainingInACopiedDirectoryLeavesTheOriginalWhole) {
+  const std::string original = NewDir("original");
+  options_.checkpoint_dir = original;
+  options_.save_checkpoint_steps = 1;
+  options_.hooks.clear();
+  options_.chief_only_hooks.clear();
+  {
+    auto session = MonitoredTrainingSession(options_);
+    for (int i = 0; i < 4; ++i) session->Run(train_);
+    session->Close();
+  }
+  SummaryWriterCache::Clear();
+  const std::vector<std::string> original_files = DefaultFileSystem()->ListDirectory(original);
+  const std::string copy = NewDir("copy");
+  std::filesystem::copy(original, copy, std::filesystem::copy_options::recursive |
+                                            std::filesystem::copy_options::overwrite_existing);
+  options_.checkpoint_dir = copy;
+  {
+    auto session = MonitoredTrainingSession(options_);
+    EXPECT_EQ(session->Run(train_).scalar<int64_t>(), 5);  // Resumed from the copy.
+    for (int i = 0; i < 9; ++i) session->Run(train_);      // Rotates many times.
+    session->Close();
+  }
+  EXPECT_EQ(DefaultFileSystem()->ListDirectory(original), original_files);
+  const std::optional<CheckpointState> copy_state = GetCheckpointState(copy);
+  ASSERT_TRUE(copy_state);
+  for (const std::string& path : copy_state->all_model_checkpoint_paths) {
+    EXPECT_TRUE(IsInDirectory(path, copy)) << path;
+  }
+  options_.checkpoint_dir = original;
+  auto session = MonitoredTrainingSession(options_);
+  EXPECT_EQ(session->Run(train_).scalar<int64_t>(), 5);  // The original resumes where it was.
+  session->Close();
 }
 
 // A worker waits for the chief's model; alone, it gives up after max_wait_secs.

@@ -35,6 +35,11 @@ class OneFileFileSystem : public FileSystem {
     Check(path);
     return contents_;
   }
+  /// The first `max_bytes` of the contents, or NotFoundError for any other path.
+  std::string ReadFilePrefix(const std::string& path, uint64_t max_bytes) override {
+    Check(path);
+    return contents_.substr(0, max_bytes);
+  }
   /// True only for the one file.
   bool Exists(const std::string& path) override { return path == path_; }
   /// The one file's size. \throws NotFoundError for any other path.
@@ -51,6 +56,7 @@ class OneFileFileSystem : public FileSystem {
   void WriteFileAtomically(const std::string&, std::string_view) override { ReadOnly(); }
   std::unique_ptr<WritableFile> NewWritableFile(const std::string&) override { ReadOnly(); }
   std::unique_ptr<WritableFile> NewAppendableFile(const std::string&) override { ReadOnly(); }
+  std::unique_ptr<WritableFile> NewExclusiveFile(const std::string&) override { ReadOnly(); }
   void DeleteFile(const std::string&) override { ReadOnly(); }
   void RenameFile(const std::string&, const std::string&) override { ReadOnly(); }
   void CreateDirectories(const std::string&) override { ReadOnly(); }

@@ -2,7 +2,11 @@
 // (TEST_TMPDIR), and the path helpers.
 #include "src/platform/file_system.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -17,6 +21,7 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::ThrowsMessage;
 
 class FileSystemTest : public ::testing::Test {
  protected:
@@ -216,6 +221,70 @@ struct JoinCase {
 };
 
 // JoinPath puts exactly one '/' between non-empty parts, as TensorFlow's io::JoinPath.
+// A FIFO, a device and a directory are refused before a byte is read: a FIFO would block
+// the reader for ever and /dev/zero would never end (a checkpoint named by a link to it
+// grew memory until bad_alloc).
+TEST_F(FileSystemTest, ReadFileRefusesWhatIsNotARegularFile) {
+  ASSERT_EQ(::mkfifo(Path("fifo").c_str(), 0644), 0);
+  ASSERT_EQ(::symlink("/dev/zero", Path("zero").c_str()), 0);
+  EXPECT_THAT([&] { fs_->ReadFile(Path("fifo")); },
+              ThrowsMessage<FailedPreconditionError>(HasSubstr("is a FIFO, not a regular file")));
+  EXPECT_THAT([&] { fs_->ReadFilePrefix(Path("zero"), 32); },
+              ThrowsMessage<FailedPreconditionError>(HasSubstr("is a character device")));
+  EXPECT_THAT([&] { fs_->ReadFile(dir_); },
+              ThrowsMessage<FailedPreconditionError>(HasSubstr("is a directory")));
+}
+
+// ReadFilePrefix reads at most what it is asked for, so a header can be checked before a
+// huge file is trusted.
+TEST_F(FileSystemTest, ReadFilePrefixReadsOnlyThePrefix) {
+  fs_->WriteFileAtomically(Path("f"), "0123456789");
+  EXPECT_EQ(fs_->ReadFilePrefix(Path("f"), 4), "0123");
+  EXPECT_EQ(fs_->ReadFilePrefix(Path("f"), 100), "0123456789");
+  EXPECT_EQ(fs_->ReadFilePrefix(Path("f"), 0), "");
+}
+
+// An exclusive file is made only where nothing is: an existing file is never truncated.
+TEST_F(FileSystemTest, NewExclusiveFileNeverTruncates) {
+  fs_->WriteFileAtomically(Path("taken"), "precious");
+  EXPECT_THROW(fs_->NewExclusiveFile(Path("taken")), AlreadyExistsError);
+  EXPECT_EQ(fs_->ReadFile(Path("taken")), "precious");
+  std::unique_ptr<WritableFile> file = fs_->NewExclusiveFile(Path("free"));
+  file->Append("new");
+  file->Close();
+  EXPECT_EQ(fs_->ReadFile(Path("free")), "new");
+}
+
+// A path too long for the system is refused before any directory is made (mkdir -p used to
+// make every directory up to the limit, then fail, leaving them all behind).
+TEST_F(FileSystemTest, CreateDirectoriesOfATooLongPathMakesNothing) {
+  std::string deep = dir_;
+  while (deep.size() < 5000) deep = JoinPath(deep, "abcdefghij");
+  EXPECT_THAT([&] { fs_->CreateDirectories(deep); },
+              ThrowsMessage<InvalidArgumentError>(HasSubstr("choose a shorter path")));
+  EXPECT_THAT([&] { fs_->CreateDirectories(JoinPath(dir_, std::string(300, 'n'))); },
+              ThrowsMessage<InvalidArgumentError>(HasSubstr("choose a shorter name")));
+  EXPECT_THAT(fs_->ListDirectory(dir_), IsEmpty());
+}
+
+// A failure part-way removes what the call made: here "new" is made, then a dangling link
+// stands where a directory must be.
+TEST_F(FileSystemTest, CreateDirectoriesRemovesWhatItMadeWhenItFails) {
+  ASSERT_EQ(::symlink("nowhere", Path("link").c_str()), 0);
+  EXPECT_THAT([&] { fs_->CreateDirectories(Path("new/../link/x")); },
+              ThrowsMessage<FailedPreconditionError>(HasSubstr("exists and is not a directory")));
+  EXPECT_THAT(fs_->ListDirectory(dir_), ElementsAre("link"));
+}
+
+// In a directory that exists but cannot hold files (/proc), the message says so, instead of
+// advising to create the directory.
+TEST_F(FileSystemTest, CreatingAFileInProcSaysTheDirectoryCannotHoldFiles) {
+  EXPECT_THAT([&] { fs_->NewWritableFile("/proc/self/events"); },
+              ThrowsMessage<NotFoundError>(HasSubstr("exists but cannot hold new files")));
+  EXPECT_THAT([&] { fs_->CreateDirectories("/proc/self/run"); },
+              ThrowsMessage<NotFoundError>(HasSubstr("exists but cannot hold new files")));
+}
+
 TEST(PathTest, JoinPath) {
   const JoinCase cases[] = {
       {"/tmp/run", "checkpoint", "/tmp/run/checkpoint"},
@@ -253,6 +322,25 @@ TEST(PathTest, DirnameAndBasename) {
     EXPECT_EQ(Dirname(c.path), c.dirname) << c.path;
     EXPECT_EQ(Basename(c.path), c.basename) << c.path;
   }
+}
+
+// AbsolutePath normalises as os.path.abspath does; relative paths start at the working
+// directory.
+TEST(PathTest, AbsolutePath) {
+  EXPECT_EQ(AbsolutePath("/a/./b/../c/"), "/a/c");
+  EXPECT_EQ(AbsolutePath("//a//b"), "/a/b");
+  EXPECT_EQ(AbsolutePath("/.."), "/");
+  char cwd[4096];
+  ASSERT_NE(::getcwd(cwd, sizeof(cwd)), nullptr);
+  EXPECT_EQ(AbsolutePath("x/../y"), JoinPath(AbsolutePath(cwd), "y"));
+}
+
+// IsInDirectory: directly inside, after normalising both.
+TEST(PathTest, IsInDirectory) {
+  EXPECT_TRUE(IsInDirectory("/run/model.ckpt-5", "/run/"));
+  EXPECT_TRUE(IsInDirectory("/run/./model.ckpt-5", "/x/../run"));
+  EXPECT_FALSE(IsInDirectory("/old/model.ckpt-5", "/run"));
+  EXPECT_FALSE(IsInDirectory("/run/sub/model.ckpt-5", "/run"));
 }
 
 }  // namespace

@@ -51,6 +51,7 @@
 #include "src/platform/file_system.h"
 #include "src/platform/logging.h"
 #include "tests/reliability/bad_input_support.h"
+#include "tests/testing/failing_file_system.h"
 #include "tests/testing/fault_injection.h"
 
 namespace mts {
@@ -72,51 +73,6 @@ struct SavedModel {
   std::shared_ptr<Saver> saver = std::make_shared<Saver>();
   std::string dir;
   std::string path;
-};
-
-// The POSIX file system with one failure injected: every write of a file whose path contains
-// `match` fails with errno `err`, exactly as DefaultFileSystem() would report it.
-class FailingWritesFileSystem : public FileSystem {
- public:
-  FailingWritesFileSystem(std::string match, int err) : match_(std::move(match)), err_(err) {}
-  std::string ReadFile(const std::string& path) override { return base_->ReadFile(path); }
-  void WriteFileAtomically(const std::string& path, std::string_view contents) override {
-    Check(path);
-    base_->WriteFileAtomically(path, contents);
-  }
-  std::unique_ptr<WritableFile> NewWritableFile(const std::string& path) override {
-    Check(path);
-    return base_->NewWritableFile(path);
-  }
-  std::unique_ptr<WritableFile> NewAppendableFile(const std::string& path) override {
-    Check(path);
-    return base_->NewAppendableFile(path);
-  }
-  bool Exists(const std::string& path) override { return base_->Exists(path); }
-  std::vector<std::string> ListDirectory(const std::string& dir) override {
-    return base_->ListDirectory(dir);
-  }
-  void DeleteFile(const std::string& path) override { base_->DeleteFile(path); }
-  void RenameFile(const std::string& from, const std::string& to) override {
-    Check(to);
-    base_->RenameFile(from, to);
-  }
-  void CreateDirectories(const std::string& dir) override {
-    Check(dir);
-    base_->CreateDirectories(dir);
-  }
-  uint64_t FileSize(const std::string& path) override { return base_->FileSize(path); }
-  std::vector<std::string> GetMatchingPaths(const std::string& pattern) override {
-    return base_->GetMatchingPaths(pattern);
-  }
-
- private:
-  void Check(const std::string& path) const {
-    if (path.find(match_) != std::string::npos) ThrowFileSystemError(path, err_);
-  }
-  FileSystem* base_ = DefaultFileSystem();
-  std::string match_;
-  int err_;
 };
 
 // Saves the SavedModel's w through a file system whose writes fail with `err`.

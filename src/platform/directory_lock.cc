@@ -1,0 +1,91 @@
+#include "src/platform/directory_lock.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <ctime>
+#include <map>
+#include <mutex>
+#include <utility>
+
+#include "src/01_session/errors.h"
+#include "src/platform/file_system.h"
+
+namespace mts {
+namespace {
+
+// Who holds a lock: one line, written into the lock file by its holder.
+std::string Identity() {
+  char host[256] = {};
+  if (::gethostname(host, sizeof(host) - 1) != 0) host[0] = '\0';
+  char program[4096] = {};
+  if (::readlink("/proc/self/exe", program, sizeof(program) - 1) < 0) program[0] = '\0';
+  char since[32] = {};
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  ::gmtime_r(&now, &utc);
+  std::strftime(since, sizeof(since), "%Y-%m-%d %H:%M:%S UTC", &utc);
+  return "pid " + std::to_string(::getpid()) + " on host " + (host[0] ? host : "?") + " (" +
+         (program[0] ? program : "?") + "), since " + since;
+}
+
+// What the holder wrote, or a placeholder if it has not written yet.
+std::string ReadHolder(int fd) {
+  char buffer[1024] = {};
+  const ssize_t n = ::pread(fd, buffer, sizeof(buffer) - 1, 0);
+  std::string holder = n > 0 ? std::string(buffer, static_cast<size_t>(n)) : "";
+  while (!holder.empty() && (holder.back() == '\n' || holder.back() == '\0')) holder.pop_back();
+  return holder.empty() ? "a process that has not identified itself yet" : holder;
+}
+
+// The locks this process holds, by directory, so a second Acquire shares the first.
+std::mutex registry_mu;
+std::map<std::string, std::weak_ptr<DirectoryLock>>& Registry() {
+  static auto* registry = new std::map<std::string, std::weak_ptr<DirectoryLock>>;
+  return *registry;
+}
+
+}  // namespace
+
+std::shared_ptr<DirectoryLock> DirectoryLock::Acquire(const std::string& dir,
+                                                      const std::string& what) {
+  const std::string key = AbsolutePath(dir);
+  std::lock_guard<std::mutex> lock(registry_mu);
+  // A forked child inherits the registry but is another process: it must lock anew.
+  std::shared_ptr<DirectoryLock> held = Registry()[key].lock();
+  if (held != nullptr && held->pid_ == ::getpid()) return held;
+
+  const std::string path = JoinPath(dir, kFileName);
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) ThrowCreationError(path, errno);
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const int err = errno;
+    const std::string holder = err == EWOULDBLOCK ? ReadHolder(fd) : "";
+    ::close(fd);
+    if (err != EWOULDBLOCK) ThrowFileSystemError(path, err);
+    throw FailedPreconditionError(
+        "The directory " + dir + " is in use by another process: " + holder + ". Two " +
+        "processes writing " + what + " in one directory overwrite each other's files; give " +
+        "this run its own directory, or stop the other process first (" + path +
+        " is released when it exits).");
+  }
+  // Ours: say who we are, for the next one to be refused.
+  const std::string identity = Identity() + "\n";
+  if (::ftruncate(fd, 0) != 0 ||
+      ::pwrite(fd, identity.data(), identity.size(), 0) != static_cast<ssize_t>(identity.size())) {
+    // The lock holds all the same; a refused process would only read a vaguer message.
+  }
+  std::shared_ptr<DirectoryLock> acquired(new DirectoryLock(path, fd, ::getpid()));
+  Registry()[key] = acquired;
+  return acquired;
+}
+
+DirectoryLock::~DirectoryLock() {
+  // Closing the descriptor releases the flock. The file stays: deleting it would race with
+  // a process that has opened it and is about to lock it.
+  ::close(fd_);
+}
+
+}  // namespace mts
