@@ -237,6 +237,9 @@ TEST_F(MonitoredTrainingSessionTest, AFullDiskForEventsDoesNotCostTheFinalCheckp
   EXPECT_TRUE(log.Contains("event(s) lost"));
   EXPECT_EQ(LatestCheckpoint(options_.checkpoint_dir),
             JoinPath(options_.checkpoint_dir, "model.ckpt-30"));
+  // The cached writer writes through `disk`, and its Close flushes: close it before `disk`
+  // goes out of scope, not in the fixture's destructor after.
+  SummaryWriterCache::Clear();
 }
 
 // A chief-only hook comes before the default hooks; its failing End does not stop the
