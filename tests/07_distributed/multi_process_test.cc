@@ -201,7 +201,13 @@ TEST(MultiProcessTest, AChiefRestartedMidRunRollsTheLiveModelBackAndEveryoneSays
 
   const size_t first_life = cluster.Log("worker0").size();
   cluster.StartWorker(0);
-  ASSERT_TRUE(cluster.WaitForLog("worker0", "steps of training are lost", kRunSecs))
+  // The rollback is logged while the session is made; its "session 1 ready" line follows.
+  ASSERT_TRUE(cluster.WaitForLogUntil(
+      "worker0",
+      [first_life](const std::string& log) {
+        return log.find("session 1 ready at global step ", first_life) != std::string::npos;
+      },
+      kRunSecs))
       << cluster.Log("worker0");
   ASSERT_TRUE(cluster.WaitForLog("worker1", "global step went back from ", kRunSecs))
       << cluster.Log("worker1");
@@ -217,11 +223,15 @@ TEST(MultiProcessTest, AChiefRestartedMidRunRollsTheLiveModelBackAndEveryoneSays
   ASSERT_EQ(restored.size(), 1u) << chief;
   EXPECT_GT(live[0], restored[0] + 60);  // Worker 1 trained past three saves meanwhile.
   // Worker 1 trains on during the restore, so the new session starts a step or two later.
-  EXPECT_GE(NumbersAfter(chief, "session 1 ready at global step ")[0], restored[0]);
-  EXPECT_LT(NumbersAfter(chief, "session 1 ready at global step ")[0], live[0]);
+  const std::vector<long long> ready = NumbersAfter(chief, "session 1 ready at global step ");
+  ASSERT_EQ(ready.size(), 1u) << chief;
+  EXPECT_GE(ready[0], restored[0]);
+  EXPECT_LT(ready[0], live[0]);
   // Worker 1 saw the step fall back to the checkpoint's (or a step or two after it).
   const std::string worker = cluster.Log("worker1");
-  const long long from = NumbersAfter(worker, "global step went back from ")[0];
+  const std::vector<long long> went_back = NumbersAfter(worker, "global step went back from ");
+  ASSERT_FALSE(went_back.empty()) << worker;
+  const long long from = went_back[0];
   const size_t to_at = worker.find(" to ", worker.find("global step went back from "));
   const long long to = std::atoll(worker.c_str() + to_at + 4);
   EXPECT_GT(from, to);
