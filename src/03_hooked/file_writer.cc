@@ -278,6 +278,11 @@ void FileWriter::OpenFile(int64_t seconds) {
       path = base + "." + std::to_string(::getpid()) + "." + std::to_string(n) + filename_suffix_;
     }
   }
+  if (path != base + filename_suffix_) {
+    MTS_LOG(INFO) << "FileWriter: " << base + filename_suffix_
+                  << " is taken (another writer opened it this second); writing " << path
+                  << " instead.";
+  }
   auto file = std::make_unique<RecordWriter>(std::move(out));
   {
     std::lock_guard<std::mutex> lock(mu_);

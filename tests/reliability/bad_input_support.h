@@ -97,6 +97,9 @@ struct ProgramRun {
   /// Called once the program is running, to act on it (wait for a line, signal it, kill
   /// one of its children); it may throw std::runtime_error. Null: let the program run.
   std::function<void(ChildProcess&)> drive = nullptr;
+  /// Called before the program starts, to prepare what it meets (a damaged checkpoint, a
+  /// directory another process holds). Null: nothing to prepare.
+  std::function<void()> setup = nullptr;
 };
 
 /// A row of stage "examples": runs `run`'s program as a user would and expects it to end as

@@ -38,7 +38,8 @@ std::string Cell(const std::string& text) {
 
 // `text` with every occurrence of the rows' temporary directory shown as "$TMP", the free
 // ports the stage 07 rows get from the kernel (five digits on 127.0.0.1) as "$PORT", a
-// parameter server's random incarnation as "N", the time in an event file's name as "$TIME",
+// parameter server's random incarnation as "N", the time, host and writer's pid in an event
+// file's name as "$TIME", "$HOST" and "$PID", the holder of a directory lock by the same,
 // and each log line reduced to its severity letter and message (no time stamp), so the table
 // is the same from one build to the next.
 std::string Stable(std::string text, const std::string& tmp) {
@@ -47,7 +48,15 @@ std::string Stable(std::string text, const std::string& tmp) {
   }
   text = std::regex_replace(text, std::regex(R"(127\.0\.0\.1:[0-9]{5})"), "127.0.0.1:$$PORT");
   text = std::regex_replace(text, std::regex("incarnation [0-9]+"), "incarnation N");
-  text = std::regex_replace(text, std::regex(R"(tfevents\.[0-9]+\.)"), "tfevents.$$TIME.");
+  // An event file's name: its second, the host, and the pid of a second writer that second.
+  text = std::regex_replace(text, std::regex(R"(tfevents\.[0-9]+\.([^ /]+?)\.[0-9]+\.([0-9]+))"),
+                            "tfevents.$$TIME.$$HOST.$$PID.$2");
+  text = std::regex_replace(text, std::regex(R"(tfevents\.[0-9]+\.[^ /;]+)"),
+                            "tfevents.$$TIME.$$HOST");
+  // Who holds a directory lock: pid, host, program and since when.
+  text = std::regex_replace(text,
+                            std::regex(R"(pid [0-9]+ on host [^ ]+ \([^)]*\), since [-0-9]+ [:0-9]+ UTC)"),
+                            "pid $$PID on host $$HOST ($$PROGRAM), since $$DATE");
   std::string out;
   size_t start = 0;
   while (start <= text.size()) {

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <exception>
 #include <memory>
@@ -324,6 +325,34 @@ std::vector<BadInput> MakeRows() {
         DefaultFileSystem()->DeleteFile(model.path);
         LatestCheckpoint(model.dir);
       }));
+  rows.push_back(Row("02", "saves of NaN values after a finite one (max_to_keep 2)", "none",
+                     "it is the newest checkpoint whose values are all finite",
+                     [] {
+                       SavedModel model("nan_rotation");
+                       SaverOptions options;
+                       options.max_to_keep = 2;
+                       Saver saver({model.w}, options);
+                       saver.RecoverLastCheckpoints({model.path});  // As after a restart.
+                       Session session(&model.fresh.graph);
+                       session.Run(GlobalVariablesInitializer());
+                       session.Run(model.w.Assign(Constant(std::nanf(""))).op());
+                       for (int step = 2; step <= 5; ++step) {
+                         saver.Save(session, JoinPath(model.dir, "model.ckpt"), step);
+                       }
+                     },
+                     [] {
+                       // The finite model.ckpt-1 is still listed, beside the newest NaN one.
+                       const std::string dir = FreshDir("nan_rotation");
+                       const std::optional<CheckpointState> state = GetCheckpointState(dir);
+                       const std::vector<std::string> expected = {
+                           JoinPath(dir, "model.ckpt-1"), JoinPath(dir, "model.ckpt-5")};
+                       if (!state || state->all_model_checkpoint_paths != expected) {
+                         return std::string("the state file lost model.ckpt-1");
+                       }
+                       return DefaultFileSystem()->Exists(expected[0])
+                                  ? std::string()
+                                  : std::string("model.ckpt-1 was deleted");
+                     }));
   rows.push_back(Row("02", "both checkpoint_dir and checkpoint_filename_with_path", "ValueError",
                      "Can not provide both", [] {
                        SavedModel model("both_dir_and_file");
@@ -405,6 +434,20 @@ std::vector<BadInput> MakeRows() {
   rows.push_back(Row("03", "a missing event file", "NotFoundError", "check the path", [] {
     ReadEventFile(JoinPath(FreshDir("missing_events"), "events.out.tfevents.1.h"));
   }));
+  rows.push_back(Row("03", "two event writers opening files in the same second", "none",
+                     "is taken (another writer opened it this second)", [] {
+                       const std::string dir = FreshDir("same_second");
+                       FileWriter first(dir);
+                       FileWriter second(dir);
+                       first.AddSessionLog({}, 1);
+                       first.Flush();
+                       second.AddSessionLog({}, 2);
+                       second.Flush();
+                       // Two runs started together: neither file may be the other's.
+                       if (first.filename() == second.filename()) {
+                         throw InternalError("both writers write " + first.filename());
+                       }
+                     }));
   rows.push_back(Row("03", "a summary directory whose path is a file", "FailedPreconditionError",
                      "choose another path", [] {
                        const std::string dir = FreshDir("logdir_is_file");

@@ -10,10 +10,12 @@
 // two workers, a few hundred steps) and wait for the line that says the moment came, never
 // for a time.
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <memory>
@@ -106,6 +108,208 @@ std::string NoneStillRuns(const Pids& pids) {
   return alive.empty() ? "" : "processes outlived the launcher:" + alive;
 }
 
+// ---- train_spirals ------------------------------------------------------------------------
+
+const char kSpirals[] = "examples/train_spirals";
+const char kLinear[] = "examples/train_linear_regression";
+
+// Runs train_spirals to `steps` in `dir`, or throws what it printed on failure.
+void TrainSpirals(const std::string& dir, int steps) {
+  ChildProcess run(RunfilePath(kSpirals),
+                   {"--steps=" + std::to_string(steps), "--log_every=100", "--checkpoint_dir=" + dir},
+                   "/dev/null");
+  run.ReadRest();
+  const int status = run.Wait();
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    throw std::runtime_error("train_spirals " + Ending(status) +
+                             " while preparing " + dir + ": " + run.output());
+  }
+}
+
+// A directory holding a finished 300-step run: model.ckpt-0, model.ckpt-300 and the state
+// file, trained once per process and copied by every row that damages it.
+const std::string& TrainedSpirals() {
+  static const std::string* dir = [] {
+    auto* trained = new std::string(FreshDir("spirals_trained"));
+    TrainSpirals(*trained, 300);
+    return trained;
+  }();
+  return *dir;
+}
+
+// Copies the trained run into `dir` (emptied first). Its state file, which names the
+// original's files by absolute path, is kept as copied if `as_copied`, else rewritten to name
+// the copy's own files, as if the run had trained there.
+void CopyTrainedSpirals(const std::string& dir, bool as_copied) {
+  std::filesystem::remove_all(dir);
+  std::filesystem::copy(TrainedSpirals(), dir, std::filesystem::copy_options::recursive);
+  if (!as_copied) {
+    UpdateCheckpointStateFile(dir, JoinPath(dir, "model.ckpt-300"),
+                              {JoinPath(dir, "model.ckpt-0"), JoinPath(dir, "model.ckpt-300")});
+  }
+}
+
+// A row that resumes train_spirals in a copy of the trained run whose newest checkpoint was
+// damaged by `damage`: it must fall back (to model.ckpt-0) and train on to step 400.
+BadInput DamagedResumeRow(const std::string& tried, const std::string& name,
+                          std::function<void(const std::string&)> damage,
+                          const std::string& advice) {
+  const std::string dir = JoinPath(FreshDir("spirals_damaged"), name);
+  return ProgramRow(
+      tried,
+      {kSpirals,
+       {"--steps=400", "--log_every=400", "--checkpoint_dir=" + dir},
+       {"Resuming from", "restored the newest", "is unusable", "Stopped at"},
+       nullptr,
+       [dir, damage] {
+         CopyTrainedSpirals(dir, /*as_copied=*/false);
+         damage(JoinPath(dir, "model.ckpt-300"));
+       }},
+      "exit 0", advice);
+}
+
+void FlipByte(const std::string& path, size_t at) {
+  std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+  file.seekg(static_cast<std::streamoff>(at));
+  char byte = 0;
+  file.get(byte);
+  file.seekp(static_cast<std::streamoff>(at));
+  file.put(static_cast<char>(byte ^ 0x10));
+}
+
+void AppendSpiralsRows(std::vector<BadInput>& rows) {
+  // ---- Flags ---------------------------------------------------------------------------
+  const std::string flags_dir = FreshDir("spirals_flags");
+  for (const auto& [flag, advice] : std::vector<std::pair<std::string, std::string>>{
+           {"--learning_rate=nan", "--learning_rate must be a positive finite number"},
+           {"--learning_rate=-1", "--learning_rate must be a positive finite number"},
+           {"--batch_size=1000", "--batch_size must be between 1 and the 300 training points"}}) {
+    rows.push_back(ProgramRow("train_spirals " + flag,
+                              {kSpirals, {flag, "--checkpoint_dir=" + flags_dir}}, "exit 2",
+                              advice));
+  }
+  rows.push_back(ProgramRow("train_linear_regression --help (usage, nothing trains)",
+                            {kLinear, {"--help"}, {"train_linear_regression: Fits", "final loss"}},
+                            "exit 1", "Fits y = x w + b"));
+  rows.push_back(ProgramRow("train_spirals --checkpoint_dir=/proc/self",
+                            {kSpirals, {"--steps=10", "--checkpoint_dir=/proc/self"}}, "exit 1",
+                            "exists but cannot hold new files"));
+  const std::string long_parent = FreshDir("spirals_long_path");
+  std::string long_dir = long_parent;
+  while (long_dir.size() < 4200) long_dir = JoinPath(long_dir, "abcdefghij");
+  rows.push_back(ProgramRow(
+      "train_spirals --checkpoint_dir=<a path of 4,200 characters>",
+      {kSpirals, {"--steps=10", "--checkpoint_dir=" + long_dir}, {"train_spirals failed"}},
+      "exit 1", "choose a shorter path", [long_parent] {
+        return DefaultFileSystem()->ListDirectory(long_parent).empty()
+                   ? std::string()
+                   : "directories were left behind in " + long_parent;
+      }));
+  rows.push_back(ProgramRow(
+      "train_spirals --learning_rate=1e38 (the loss becomes NaN)",
+      {kSpirals,
+       {"--learning_rate=1e38", "--steps=1000", "--checkpoint_dir=" + FreshDir("spirals_nan")},
+       {"NaN loss", "diverged"}},
+      "exit 1", "NaN loss during training", [] {
+        // The run stopped at the NaN: its newest checkpoint is the finite one it began with.
+        const std::optional<std::string> latest = LatestCheckpoint(FreshDir("spirals_nan"));
+        return latest && Basename(*latest) == "model.ckpt-0"
+                   ? std::string()
+                   : "the newest checkpoint is not the finite model.ckpt-0";
+      }));
+
+  // ---- A damaged, missing or strange newest checkpoint: the fallback -------------------
+  const std::string fallback = "restored the newest earlier checkpoint that passes";
+  rows.push_back(DamagedResumeRow(
+      "train_spirals resumes; its newest checkpoint cut to 100 bytes", "truncated",
+      [](const std::string& newest) { std::filesystem::resize_file(newest, 100); }, fallback));
+  rows.push_back(DamagedResumeRow(
+      "train_spirals resumes; its newest checkpoint of zero length", "empty",
+      [](const std::string& newest) { std::filesystem::resize_file(newest, 0); }, fallback));
+  rows.push_back(DamagedResumeRow(
+      "train_spirals resumes; a bit flipped in its newest checkpoint's index", "flipped",
+      [](const std::string& newest) { FlipByte(newest, 40); }, fallback));
+  rows.push_back(DamagedResumeRow(
+      "train_spirals resumes; its newest checkpoint deleted", "deleted",
+      [](const std::string& newest) { std::filesystem::remove(newest); }, fallback));
+  rows.push_back(DamagedResumeRow(
+      "train_spirals resumes; its newest checkpoint is a FIFO", "fifo",
+      [](const std::string& newest) {
+        std::filesystem::remove(newest);
+        if (::mkfifo(newest.c_str(), 0644) != 0) ThrowFileSystemError(newest, errno);
+      },
+      "is a FIFO, not a regular file"));
+  rows.push_back(DamagedResumeRow(
+      "train_spirals resumes; its newest checkpoint is a link to /dev/zero", "dev_zero",
+      [](const std::string& newest) {
+        std::filesystem::remove(newest);
+        std::filesystem::create_symlink("/dev/zero", newest);
+      },
+      "is a character device"));
+  rows.push_back(DamagedResumeRow(
+      "train_spirals resumes; its newest checkpoint is 64 GiB of zeros (sparse)", "sparse",
+      [](const std::string& newest) {
+        std::filesystem::remove(newest);
+        std::ofstream(newest).close();
+        std::filesystem::resize_file(newest, uintmax_t{1} << 36);
+      },
+      "does not start with the mts checkpoint magic"));
+  rows.push_back(DamagedResumeRow(
+      "train_spirals resumes; its `checkpoint` state file is empty", "empty_state",
+      [](const std::string& newest) {
+        std::ofstream(JoinPath(Dirname(newest), "checkpoint"), std::ios::trunc).close();
+      },
+      "is unusable; restoring from the 2 checkpoint file(s)"));
+
+  // ---- The user's other runs -------------------------------------------------------------
+  const std::string copy = FreshDir("spirals_copy");
+  rows.push_back(ProgramRow(
+      "train_spirals in a copy of a checkpoint directory (absolute paths in its state file)",
+      {kSpirals,
+       {"--steps=800", "--log_every=800", "--checkpoint_dir=" + copy},
+       {"Resuming from", "names checkpoints in"},
+       nullptr,
+       [copy] { CopyTrainedSpirals(copy, /*as_copied=*/true); }},
+      "exit 0", "the directory was copied or moved", [] {
+        // The original keeps its two checkpoints, and its state file still names them.
+        const std::optional<CheckpointState> state = GetCheckpointState(TrainedSpirals());
+        if (!state || state->all_model_checkpoint_paths.size() != 2) {
+          return std::string("the original's state file changed");
+        }
+        for (const std::string& path : state->all_model_checkpoint_paths) {
+          if (!DefaultFileSystem()->Exists(path)) return "the original lost " + path;
+        }
+        return std::string();
+      }));
+  auto first_chief = std::make_shared<std::unique_ptr<ChildProcess>>();
+  const std::string shared = FreshDir("spirals_two_chiefs");
+  rows.push_back(ProgramRow(
+      "a second train_spirals in the directory of one still training",
+      {kSpirals,
+       {"--steps=10", "--checkpoint_dir=" + shared},
+       {"train_spirals failed"},
+       nullptr,
+       [first_chief, shared] {
+         *first_chief = std::make_unique<ChildProcess>(
+             RunfilePath(kSpirals),
+             std::vector<std::string>{"--steps=1000000000", "--log_every=100",
+                                      "--checkpoint_dir=" + shared},
+             "/dev/null");
+         WaitForLine(**first_chief, "step ");  // Training: the directory is locked.
+       }},
+      "exit 1", "is in use by another process: pid", [first_chief, shared] {
+        // The first run stops cleanly on SIGTERM, its final checkpoint whole.
+        (*first_chief)->Signal(SIGTERM);
+        (*first_chief)->ReadRest();
+        const int status = (*first_chief)->Wait();
+        first_chief->reset();
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+          return std::string("the first run did not end cleanly");
+        }
+        return LatestCheckpoint(shared) ? std::string() : std::string("no checkpoint");
+      }));
+}
+
 }  // namespace
 
 BadInput ProgramRow(std::string tried, ProgramRun run, std::string expected, std::string advice,
@@ -114,6 +318,7 @@ BadInput ProgramRow(std::string tried, ProgramRun run, std::string expected, std
     static int runs = 0;
     const std::string stderr_path =
         JoinPath(FreshDir("program_rows"), "stderr_" + std::to_string(++runs));
+    if (run.setup) run.setup();
     ChildProcess program(RunfilePath(run.program), run.args, stderr_path);
     if (run.drive) run.drive(program);
     program.ReadRest();
@@ -128,6 +333,8 @@ BadInput ProgramRow(std::string tried, ProgramRun run, std::string expected, std
 }
 
 void AppendExampleRows(std::vector<BadInput>& rows) {
+  AppendSpiralsRows(rows);
+
   // ---- distributed_spirals: flags --------------------------------------------------------
   for (const auto& [value, advice] : std::vector<std::pair<std::string, std::string>>{
            {"--log_every=0", "--log_every=0: expected a whole number from 1 to 1000000000"},

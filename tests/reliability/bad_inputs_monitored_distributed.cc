@@ -31,6 +31,7 @@
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"
 #include "src/02_chief_worker/saver.h"
+#include "src/03_hooked/summary_writer_cache.h"
 #include "src/06_monitored/monitored_session.h"
 #include "src/06_monitored/monitored_session_scope.h"
 #include "src/06_monitored/monitored_training_session.h"
@@ -41,6 +42,7 @@
 #include "src/07_distributed/server.h"
 #include "src/platform/file_system.h"
 #include "tests/reliability/bad_input_support.h"
+#include "tests/testing/failing_file_system.h"
 
 namespace mts {
 namespace {
@@ -213,6 +215,44 @@ void AppendMonitoredAndDistributedRows(std::vector<BadInput>& rows) {
       [] {
         // The clean close ran CheckpointSaverHook's End first: the trained step is saved.
         const std::string dir = FreshDir("hook_throws_in_End");
+        return CheckpointHolds(dir, JoinPath(dir, "model.ckpt-2"), 8.0f);
+      }));
+  rows.push_back(Row(
+      "06", "a chief-only hook that throws in End (before the final checkpoint's hook)",
+      "InvalidArgumentError", "fix the hook",
+      [] {
+        const std::string dir = DirWithCheckpoint("chief_only_throws_in_End");
+        TrainableModel model;
+        MonitoredTrainingSessionOptions options;
+        options.checkpoint_dir = dir;
+        options.chief_only_hooks = {std::make_shared<ThrowingHook>("End")};
+        std::unique_ptr<MonitoredSession> session = MonitoredTrainingSession(std::move(options));
+        WithMonitoredSession(*session,
+                             [&](MonitoredSession& sess) { sess.Run({}, {}, {model.train_op}); });
+      },
+      [] {
+        // Every End ran: the CheckpointSaverHook after the failing hook saved the step.
+        const std::string dir = FreshDir("chief_only_throws_in_End");
+        return CheckpointHolds(dir, JoinPath(dir, "model.ckpt-2"), 8.0f);
+      }));
+  rows.push_back(Row(
+      "06", "the disk under the event file full, then a clean close", "ResourceExhaustedError",
+      "free disk space",
+      [] {
+        const std::string dir = DirWithCheckpoint("events_disk_full");
+        TrainableModel model;
+        FailingWritesFileSystem disk("tfevents", ENOSPC);
+        SummaryWriterCache::Get(dir, nullptr, &disk);  // The writer every hook of `dir` uses.
+        struct ForgetWriter {  // The cached writer must not outlive `disk`.
+          ~ForgetWriter() { SummaryWriterCache::Clear(); }
+        } forget;
+        std::unique_ptr<MonitoredSession> session = TrainingSession(dir);
+        WithMonitoredSession(*session,
+                             [&](MonitoredSession& sess) { sess.Run({}, {}, {model.train_op}); });
+      },
+      [] {
+        // The SummarySaverHook's End raised, and the CheckpointSaverHook's still saved.
+        const std::string dir = FreshDir("events_disk_full");
         return CheckpointHolds(dir, JoinPath(dir, "model.ckpt-2"), 8.0f);
       }));
   rows.push_back(Row(
