@@ -22,7 +22,7 @@
 //       ... the spirals MLP, global step, AdamOptimizer(0.02).minimize(loss, global_step)
 //   with tf.train.MonitoredTrainingSession(master=server.target, is_chief=(task_index == 0),
 //           checkpoint_dir=..., save_checkpoint_steps=...,
-//           hooks=[tf.train.StopAtStepHook(last_step=...)]) as sess:
+//           hooks=[tf.train.StopAtStepHook(last_step=...), tf.train.NanTensorHook(loss)]) as sess:
 //       while not sess.should_stop(): sess.run(train_op, feed_dict)
 //
 // Beyond that program, each worker watches the global step for what losing the chief costs:
@@ -56,6 +56,7 @@
 #include "src/02_chief_worker/checkpoint_state.h"
 #include "src/03_hooked/checkpoint_saver_listener.h"
 #include "src/03_hooked/session_run_hook.h"
+#include "src/03_hooked/nan_tensor_hook.h"
 #include "src/03_hooked/stop_at_step_hook.h"
 #include "src/06_monitored/monitored_session_scope.h"
 #include "src/06_monitored/monitored_training_session.h"
@@ -198,7 +199,8 @@ int RunWorker(const DistributedFlags& flags) {
   options.checkpoint_dir = flags.checkpoint_dir;
   options.save_checkpoint_steps = flags.save_steps;
   options.checkpoint_saver_listeners = {std::make_shared<SaveReporter>()};
-  options.hooks = {StopAtStepHook::AtLastStep(flags.train_steps), session_start};
+  options.hooks = {StopAtStepHook::AtLastStep(flags.train_steps),
+                   std::make_shared<NanTensorHook>(loss), session_start};
   // A worker checks whether the chief has made the model ready every recovery_wait_secs
   // (TensorFlow's 30 s; a demo wants less), for at most max_wait_secs.
   options.max_wait_secs = flags.max_wait_secs;
