@@ -14,7 +14,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/flags/usage_config.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 
 namespace {
 

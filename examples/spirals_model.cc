@@ -5,14 +5,14 @@
 #include <string>
 #include <utility>
 
-#include "src/01_session/adam_optimizer.h"
+#include "src/01_session/learning/adam_optimizer.h"
 #include "src/01_session/array_ops.h"
-#include "src/01_session/errors.h"
-#include "src/01_session/loss_ops.h"
-#include "src/01_session/math_ops.h"
-#include "src/01_session/nn_ops.h"
-#include "src/01_session/random_ops.h"
-#include "src/01_session/summary_ops.h"
+#include "src/platform/errors.h"
+#include "src/01_session/learning/loss_ops.h"
+#include "src/01_session/learning/math_ops.h"
+#include "src/01_session/learning/nn_ops.h"
+#include "src/01_session/learning/random_ops.h"
+#include "src/01_session/learning/summary_ops.h"
 #include "src/01_session/training_util.h"
 
 namespace mts {

@@ -30,7 +30,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "src/01_session/example_data.h"
+#include "src/01_session/learning/example_data.h"
 #include "src/01_session/session_interface.h"
 #include "src/01_session/variables.h"
 

@@ -23,13 +23,13 @@
 #include <string>
 #include <vector>
 
-#include "src/01_session/adam_optimizer.h"
+#include "src/01_session/learning/adam_optimizer.h"
 #include "src/01_session/array_ops.h"
-#include "src/01_session/example_data.h"
-#include "src/01_session/loss_ops.h"
-#include "src/01_session/math_ops.h"
-#include "src/01_session/nn_ops.h"
-#include "src/01_session/random_ops.h"
+#include "src/01_session/learning/example_data.h"
+#include "src/01_session/learning/loss_ops.h"
+#include "src/01_session/learning/math_ops.h"
+#include "src/01_session/learning/nn_ops.h"
+#include "src/01_session/learning/random_ops.h"
 #include "src/01_session/session.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"

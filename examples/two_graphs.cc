@@ -17,7 +17,7 @@
 
 #include "src/01_session/array_ops.h"
 #include "src/01_session/graph.h"
-#include "src/01_session/math_ops.h"
+#include "src/01_session/learning/math_ops.h"
 #include "src/01_session/session.h"
 
 int main() {

@@ -29,7 +29,7 @@ CXXFLAGS=(-std=c++17 -g -O1 -fno-omit-frame-pointer ${SAN} -I. -I"${out}/gen"
           -isystem /usr/include/eigen3 -Wall -Werror -Wno-unused-parameter)
 
 # The library sources each target needs (the deps of its cc_library, flattened).
-BASE=(src/01_session/errors.cc src/platform/clock.cc src/platform/logging.cc
+BASE=(src/platform/errors.cc src/platform/clock.cc src/platform/logging.cc
       src/platform/file_system.cc src/platform/crc32c.cc)
 declare -A SOURCES=(
   [checkpoint_reader_fuzzer]="${BASE[*]} src/01_session/tensor.cc src/01_session/tensor_shape.cc
@@ -52,7 +52,7 @@ fi
 
 # The protobuf classes the readers parse into, with Debian's protoc (messages only: the
 # parameter server's gRPC service is not fuzzed, what it decodes is).
-/usr/bin/protoc --proto_path=. --cpp_out="${out}/gen" src/01_session/summary.proto \
+/usr/bin/protoc --proto_path=. --cpp_out="${out}/gen" src/01_session/learning/summary.proto \
   src/03_hooked/event.proto src/07_distributed/parameter_server.proto
 
 # The object file of one source, under ${out}/obj.

@@ -21,7 +21,7 @@
 #include <string>
 
 #include "src/01_session/array_ops.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"
 #include "src/02_chief_worker/chief_session_creator.h"

@@ -27,10 +27,10 @@
 #include <vector>
 
 #include "src/01_session/array_ops.h"
-#include "src/01_session/gradient_descent_optimizer.h"
-#include "src/01_session/math_ops.h"
+#include "src/01_session/learning/gradient_descent_optimizer.h"
+#include "src/01_session/learning/math_ops.h"
 #include "src/01_session/session.h"
-#include "src/01_session/summary_ops.h"
+#include "src/01_session/learning/summary_ops.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"
 #include "src/03_hooked/event_file_reader.h"

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "src/01_session/array_ops.h"
-#include "src/01_session/errors.h"
-#include "src/01_session/math_ops.h"
+#include "src/platform/errors.h"
+#include "src/01_session/learning/math_ops.h"
 #include "src/01_session/session.h"
 #include "src/01_session/variables.h"
 #include "src/02_chief_worker/session_creator.h"

@@ -5,10 +5,10 @@
 #define MTS_CHAPTERS_06_MONITORED_LINEAR_MODEL_H_
 
 #include "src/01_session/array_ops.h"
-#include "src/01_session/example_data.h"
-#include "src/01_session/gradient_descent_optimizer.h"
-#include "src/01_session/math_ops.h"
-#include "src/01_session/summary_ops.h"
+#include "src/01_session/learning/example_data.h"
+#include "src/01_session/learning/gradient_descent_optimizer.h"
+#include "src/01_session/learning/math_ops.h"
+#include "src/01_session/learning/summary_ops.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"
 

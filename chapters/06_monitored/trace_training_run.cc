@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/training_util.h"
 #include "src/02_chief_worker/chief_session_creator.h"
 #include "src/03_hooked/call_tracer.h"

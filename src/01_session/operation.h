@@ -19,7 +19,7 @@
 #include <variant>
 #include <vector>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/tensor.h"
 #include "src/01_session/tensor_shape.h"
 #include "src/01_session/types.h"

@@ -42,7 +42,7 @@
 
 #include <Eigen/Core>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/tensor_shape.h"
 #include "src/01_session/types.h"
 

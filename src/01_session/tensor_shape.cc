@@ -1,6 +1,6 @@
 #include "src/01_session/tensor_shape.h"
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 
 namespace mts {
 

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <type_traits>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/platform/crc32c.h"
 
 namespace mts {

@@ -2,7 +2,7 @@
 // reading it back. The text format itself is in checkpoint_state_text.cc.
 #include "src/02_chief_worker/checkpoint_state.h"
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/platform/logging.h"
 
 namespace mts {

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <limits>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/02_chief_worker/checkpoint_state.h"
 
 namespace mts {

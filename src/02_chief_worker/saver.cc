@@ -10,7 +10,7 @@
 #include <set>
 
 #include "src/01_session/array_ops.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/graph.h"
 #include "src/02_chief_worker/checkpoint_file.h"
 #include "src/02_chief_worker/checkpoint_state.h"

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "src/01_session/array_ops.h"
-#include "src/01_session/errors.h"
-#include "src/01_session/summary_ops.h"
+#include "src/platform/errors.h"
+#include "src/01_session/learning/summary_ops.h"
 #include "src/01_session/variables.h"
 #include "src/platform/logging.h"
 

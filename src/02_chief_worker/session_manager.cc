@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <sstream>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/session_factory.h"
 #include "src/01_session/training_util.h"
 #include "src/02_chief_worker/checkpoint_file.h"

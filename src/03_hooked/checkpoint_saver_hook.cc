@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/graph_keys.h"
 #include "src/01_session/training_util.h"
 #include "src/02_chief_worker/scaffold.h"

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 
 namespace mts {
 

@@ -71,7 +71,7 @@
 #include <string>
 #include <thread>
 
-#include "src/01_session/summary.pb.h"
+#include "src/01_session/learning/summary.pb.h"
 #include "src/03_hooked/event.pb.h"
 #include "src/03_hooked/record_writer.h"
 #include "src/platform/clock.h"

@@ -1,6 +1,6 @@
 #include "src/03_hooked/global_step_waiter_hook.h"
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/training_util.h"
 #include "src/platform/logging.h"
 

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/platform/logging.h"
 
 namespace mts {

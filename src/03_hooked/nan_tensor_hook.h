@@ -28,7 +28,7 @@
 #ifndef MTS_SRC_03_HOOKED_NAN_TENSOR_HOOK_H_
 #define MTS_SRC_03_HOOKED_NAN_TENSOR_HOOK_H_
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/03_hooked/session_run_hook.h"
 
 namespace mts {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/training_util.h"
 
 namespace mts {

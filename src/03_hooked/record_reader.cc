@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/03_hooked/record_writer.h"
 #include "src/platform/crc32c.h"
 

@@ -4,7 +4,7 @@
 #include <exception>
 #include <utility>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/platform/crc32c.h"
 #include "src/platform/logging.h"
 

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/training_util.h"
 
 namespace mts {

@@ -1,6 +1,6 @@
 #include "src/03_hooked/wrapped_session.h"
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/platform/logging.h"
 
 namespace mts {

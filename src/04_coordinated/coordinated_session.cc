@@ -1,6 +1,6 @@
 #include "src/04_coordinated/coordinated_session.h"
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/03_hooked/hooked_session.h"
 #include "src/04_coordinated/queue_runner.h"
 #include "src/platform/logging.h"

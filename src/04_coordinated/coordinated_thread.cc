@@ -5,7 +5,7 @@
 #include <map>
 #include <utility>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/04_coordinated/exception_description.h"
 #include "src/platform/logging.h"
 

@@ -74,7 +74,7 @@
 #include <optional>
 #include <vector>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/04_coordinated/coordinated_thread.h"
 #include "src/platform/clock.h"
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <utility>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/platform/clock.h"
 
 namespace mts {

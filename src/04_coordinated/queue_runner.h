@@ -61,7 +61,7 @@
 #include <string>
 #include <vector>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/session_interface.h"
 #include "src/04_coordinated/coordinated_thread.h"
 #include "src/04_coordinated/coordinator.h"

@@ -2,7 +2,7 @@
 
 #include <exception>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/02_chief_worker/chief_session_creator.h"
 #include "src/04_coordinated/exception_description.h"
 #include "src/platform/logging.h"

@@ -2,7 +2,7 @@
 
 #include <typeinfo>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/06_monitored/step_context.h"
 
 namespace mts {

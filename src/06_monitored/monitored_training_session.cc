@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/02_chief_worker/chief_session_creator.h"
 #include "src/02_chief_worker/worker_session_creator.h"
 #include "src/03_hooked/checkpoint_saver_hook.h"

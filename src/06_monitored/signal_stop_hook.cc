@@ -8,7 +8,7 @@
 #include <mutex>
 #include <string>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/platform/logging.h"
 
 namespace mts {

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/execution_plan.h"
 #include "src/01_session/op_def.h"
 #include "src/01_session/resource_mgr.h"

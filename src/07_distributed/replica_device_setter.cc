@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/variables.h"
 
 namespace mts {

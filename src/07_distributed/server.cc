@@ -6,7 +6,7 @@
 #include <mutex>
 #include <utility>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/07_distributed/parameter_server.grpc.pb.h"
 #include "src/platform/logging.h"
 

@@ -5,7 +5,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/op_def.h"
 
 namespace mts {

@@ -2,7 +2,7 @@
 
 #include <random>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/op_def.h"
 #include "src/01_session/resource_mgr.h"
 #include "src/01_session/variable_resource.h"

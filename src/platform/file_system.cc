@@ -15,7 +15,7 @@
 #include <limits>
 #include <utility>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/platform/logging.h"
 
 namespace mts {

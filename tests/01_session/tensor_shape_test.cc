@@ -3,7 +3,7 @@
 #include "src/01_session/tensor_shape.h"
 
 #include "gtest/gtest.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 
 namespace mts {
 namespace {

@@ -13,7 +13,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/platform/crc32c.h"
 
 namespace mts {

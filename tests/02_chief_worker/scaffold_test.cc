@@ -8,9 +8,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/session.h"
-#include "src/01_session/summary_ops.h"
+#include "src/01_session/learning/summary_ops.h"
 #include "src/01_session/variables.h"
 #include "src/platform/logging.h"
 

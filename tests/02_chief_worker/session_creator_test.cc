@@ -14,7 +14,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/variables.h"
 #include "src/02_chief_worker/chief_session_creator.h"
 #include "src/02_chief_worker/session_creator.h"

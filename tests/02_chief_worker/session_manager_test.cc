@@ -14,7 +14,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/op_kernel_context.h"
 #include "src/01_session/variables.h"
 #include "src/02_chief_worker/saver.h"

@@ -6,7 +6,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/02_chief_worker/checkpoint_state.h"
 #include "src/02_chief_worker/scaffold.h"
 #include "src/03_hooked/event_file_reader.h"

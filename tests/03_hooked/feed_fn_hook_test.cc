@@ -4,8 +4,8 @@
 
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
-#include "src/01_session/errors.h"
-#include "src/01_session/math_ops.h"
+#include "src/platform/errors.h"
+#include "src/01_session/learning/math_ops.h"
 #include "src/01_session/variables.h"
 #include "tests/03_hooked/hook_test_harness.h"
 

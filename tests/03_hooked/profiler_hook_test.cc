@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "gtest/gtest.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/platform/file_system.h"
 #include "tests/03_hooked/hook_test_harness.h"
 #include "tests/03_hooked/mini_json.h"

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "gtest/gtest.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "tests/03_hooked/hook_test_harness.h"
 #include "tests/testing/fake_clock.h"
 

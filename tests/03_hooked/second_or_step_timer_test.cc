@@ -3,7 +3,7 @@
 #include "src/03_hooked/second_or_step_timer.h"
 
 #include "gtest/gtest.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "tests/testing/fake_clock.h"
 
 namespace mts {

@@ -5,7 +5,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/03_hooked/event_file_reader.h"
 #include "src/03_hooked/summary_writer_cache.h"
 #include "src/platform/file_system.h"

@@ -3,7 +3,7 @@
 #include "src/03_hooked/stop_at_step_hook.h"
 
 #include "gtest/gtest.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "tests/03_hooked/hook_test_harness.h"
 
 namespace mts {

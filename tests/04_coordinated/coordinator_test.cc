@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/04_coordinated/coordinated_thread.h"
 #include "src/platform/logging.h"
 #include "tests/testing/fake_clock.h"

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/04_coordinated/coordinator.h"
 #include "tests/testing/fake_clock.h"
 

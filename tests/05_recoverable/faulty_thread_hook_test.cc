@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "gtest/gtest.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/training_util.h"
 #include "src/02_chief_worker/chief_session_creator.h"
 #include "src/04_coordinated/coordinated_session.h"

@@ -13,7 +13,7 @@
 
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/session.h"
 #include "src/01_session/training_util.h"
 #include "src/02_chief_worker/checkpoint_state.h"

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/graph.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"

@@ -9,7 +9,7 @@
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/graph.h"
-#include "src/01_session/math_ops.h"
+#include "src/01_session/learning/math_ops.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"
 #include "src/02_chief_worker/saver.h"

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/graph.h"
 #include "src/01_session/tensor.h"
 #include "src/01_session/variables.h"

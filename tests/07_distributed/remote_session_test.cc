@@ -11,9 +11,9 @@
 
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
-#include "src/01_session/errors.h"
-#include "src/01_session/gradient_descent_optimizer.h"
-#include "src/01_session/math_ops.h"
+#include "src/platform/errors.h"
+#include "src/01_session/learning/gradient_descent_optimizer.h"
+#include "src/01_session/learning/math_ops.h"
 #include "src/01_session/session_factory.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"

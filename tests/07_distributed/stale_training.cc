@@ -4,10 +4,10 @@
 #include <utility>
 
 #include "examples/spirals_model.h"
-#include "src/01_session/adam_optimizer.h"
+#include "src/01_session/learning/adam_optimizer.h"
 #include "src/01_session/array_ops.h"
-#include "src/01_session/loss_ops.h"
-#include "src/01_session/math_ops.h"
+#include "src/01_session/learning/loss_ops.h"
+#include "src/01_session/learning/math_ops.h"
 #include "src/01_session/session.h"
 #include "src/01_session/variables.h"
 

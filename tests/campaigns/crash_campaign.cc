@@ -14,7 +14,7 @@
 #include <sstream>
 #include <thread>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/02_chief_worker/checkpoint_state.h"
 #include "src/platform/file_system.h"
 #include "tests/campaigns/campaign_training.h"

@@ -64,7 +64,7 @@
 #include <string>
 #include <vector>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 
 namespace mts {
 

@@ -15,7 +15,7 @@
 #include <cstring>
 #include <string>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/02_chief_worker/checkpoint_file.h"
 #include "src/platform/crc32c.h"
 #include "tests/fuzz/fuzz_file_system.h"

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/02_chief_worker/checkpoint_state.h"
 
 namespace {

@@ -15,7 +15,7 @@
 #include <cstring>
 #include <string>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/03_hooked/event.pb.h"
 #include "src/03_hooked/event_file_reader.h"
 #include "src/platform/crc32c.h"

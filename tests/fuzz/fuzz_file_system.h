@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/platform/file_system.h"
 
 namespace mts {

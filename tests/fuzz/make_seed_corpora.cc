@@ -22,11 +22,11 @@
 #include <utility>
 #include <vector>
 
-#include "src/01_session/adam_optimizer.h"
+#include "src/01_session/learning/adam_optimizer.h"
 #include "src/01_session/array_ops.h"
-#include "src/01_session/gradient_descent_optimizer.h"
+#include "src/01_session/learning/gradient_descent_optimizer.h"
 #include "src/01_session/graph.h"
-#include "src/01_session/math_ops.h"
+#include "src/01_session/learning/math_ops.h"
 #include "src/01_session/op_def.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"

@@ -18,7 +18,7 @@
 #include <cstring>
 #include <string>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/graph.h"
 #include "src/01_session/tensor.h"
 #include "src/01_session/variables.h"

@@ -4,7 +4,7 @@
 #include <optional>
 #include <utility>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/session.h"
 #include "src/01_session/tensor.h"
 #include "src/01_session/variables.h"

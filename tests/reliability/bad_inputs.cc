@@ -25,9 +25,9 @@
 #include <vector>
 
 #include "src/01_session/array_ops.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/graph.h"
-#include "src/01_session/math_ops.h"
+#include "src/01_session/learning/math_ops.h"
 #include "src/01_session/session.h"
 #include "src/01_session/tensor.h"
 #include "src/01_session/training_util.h"
@@ -53,6 +53,7 @@
 #include "src/platform/logging.h"
 #include "tests/reliability/bad_input_support.h"
 #include "tests/testing/failing_file_system.h"
+#include "tests/testing/fake_clock.h"
 #include "tests/testing/fault_injection.h"
 
 namespace mts {
@@ -437,8 +438,9 @@ std::vector<BadInput> MakeRows() {
   rows.push_back(Row("03", "two event writers opening files in the same second", "none",
                      "is taken (another writer opened it this second)", [] {
                        const std::string dir = FreshDir("same_second");
-                       FileWriter first(dir);
-                       FileWriter second(dir);
+                       FakeClock clock;  // Both open at the same second, however slow the run.
+                       FileWriter first(dir, 10, 120, "", &clock);
+                       FileWriter second(dir, 10, 120, "", &clock);
                        first.AddSessionLog({}, 1);
                        first.Flush();
                        second.AddSessionLog({}, 2);

@@ -20,11 +20,11 @@
 #include <utility>
 #include <vector>
 
-#include "src/01_session/adam_optimizer.h"
+#include "src/01_session/learning/adam_optimizer.h"
 #include "src/01_session/array_ops.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/graph.h"
-#include "src/01_session/math_ops.h"
+#include "src/01_session/learning/math_ops.h"
 #include "src/01_session/session.h"
 #include "src/01_session/session_factory.h"
 #include "src/01_session/tensor.h"

@@ -58,7 +58,7 @@
 #include <utility>
 #include <vector>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/02_chief_worker/session_creator.h"
 #include "src/03_hooked/session_run_hook.h"
 #include "src/03_hooked/wrapped_session.h"

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "src/01_session/array_ops.h"
-#include "src/01_session/gradient_descent_optimizer.h"
-#include "src/01_session/math_ops.h"
+#include "src/01_session/learning/gradient_descent_optimizer.h"
+#include "src/01_session/learning/math_ops.h"
 #include "src/01_session/session.h"
 #include "src/01_session/variables.h"
 

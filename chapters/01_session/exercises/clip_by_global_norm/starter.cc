@@ -4,9 +4,9 @@
 //   bazel test --define=exercises=starter //chapters/01_session/exercises/clip_by_global_norm:all
 #include "chapters/01_session/exercises/clip_by_global_norm/clip_by_global_norm.h"
 #include "src/01_session/array_ops.h"
-#include "src/01_session/gradients.h"
-#include "src/01_session/math_ops.h"
-#include "src/01_session/nn_ops.h"
+#include "src/01_session/learning/gradients.h"
+#include "src/01_session/learning/math_ops.h"
+#include "src/01_session/learning/nn_ops.h"
 
 namespace mts {
 

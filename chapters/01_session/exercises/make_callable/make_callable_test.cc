@@ -3,7 +3,7 @@
 
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
-#include "src/01_session/math_ops.h"
+#include "src/01_session/learning/math_ops.h"
 
 namespace mts {
 namespace {

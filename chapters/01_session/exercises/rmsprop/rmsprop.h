@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "src/01_session/optimizer.h"
+#include "src/01_session/learning/optimizer.h"
 
 namespace mts {
 

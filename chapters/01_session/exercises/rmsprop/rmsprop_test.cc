@@ -1,6 +1,6 @@
 // rmsprop_test.cc: decides whether the rmsprop exercise of chapter 01 is done.
 //
-// As in tests/01_session/optimizer_test.cc, the variable w = [1, -2] is trained on
+// As in tests/01_session/learning/optimizer_test.cc, the variable w = [1, -2] is trained on
 // loss = sum(w^2), whose gradient is 2w, and every step is replayed by hand beside it.
 #include "chapters/01_session/exercises/rmsprop/rmsprop.h"
 
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "src/01_session/array_ops.h"
-#include "src/01_session/math_ops.h"
+#include "src/01_session/learning/math_ops.h"
 #include "src/01_session/session.h"
 #include "src/01_session/training_util.h"
 

@@ -2,7 +2,7 @@
 // copy (tools/export_student_copy.sh) leaves this file out.
 #include "chapters/01_session/exercises/rmsprop/rmsprop.h"
 #include "src/01_session/array_ops.h"
-#include "src/01_session/math_ops.h"
+#include "src/01_session/learning/math_ops.h"
 
 namespace mts {
 

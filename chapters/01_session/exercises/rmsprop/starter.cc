@@ -4,7 +4,7 @@
 //   bazel test --define=exercises=starter //chapters/01_session/exercises/rmsprop:all
 #include "chapters/01_session/exercises/rmsprop/rmsprop.h"
 #include "src/01_session/array_ops.h"
-#include "src/01_session/math_ops.h"
+#include "src/01_session/learning/math_ops.h"
 
 namespace mts {
 

@@ -1,8 +1,8 @@
 // solution.cc: the reference solution to the tanh_gradient exercise of chapter 01. The
 // student copy (tools/export_student_copy.sh) leaves this file out.
 #include "chapters/01_session/exercises/tanh_gradient/tanh_gradient.h"
-#include "src/01_session/gradients.h"
-#include "src/01_session/math_ops.h"
+#include "src/01_session/learning/gradients.h"
+#include "src/01_session/learning/math_ops.h"
 
 namespace mts {
 

@@ -3,8 +3,8 @@
 //
 //   bazel test --define=exercises=starter //chapters/01_session/exercises/tanh_gradient:all
 #include "chapters/01_session/exercises/tanh_gradient/tanh_gradient.h"
-#include "src/01_session/gradients.h"
-#include "src/01_session/math_ops.h"
+#include "src/01_session/learning/gradients.h"
+#include "src/01_session/learning/math_ops.h"
 
 namespace mts {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "chapters/01_session/exercises/tanh_gradient/tanh_gradient.h"
-#include "src/01_session/gradients.h"
+#include "src/01_session/learning/gradients.h"
 #include "src/01_session/op_kernel_context.h"
 
 namespace mts {

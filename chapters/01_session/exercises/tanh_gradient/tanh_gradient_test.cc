@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "src/01_session/array_ops.h"
-#include "src/01_session/gradients.h"
-#include "src/01_session/math_ops.h"
+#include "src/01_session/learning/gradients.h"
+#include "src/01_session/learning/math_ops.h"
 #include "src/01_session/session.h"
 
 namespace mts {

@@ -3,7 +3,7 @@
 #include <utility>
 
 #include "chapters/02_chief_worker/exercises/best_k_checkpoints/best_k_checkpoints.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/02_chief_worker/checkpoint_state.h"
 #include "src/platform/logging.h"
 

@@ -1,6 +1,6 @@
 // Reference solution of the checkpoint verifier exercise.
 #include "chapters/02_chief_worker/exercises/verify_checkpoint/verify_checkpoint.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/02_chief_worker/checkpoint_file.h"
 
 namespace mts {

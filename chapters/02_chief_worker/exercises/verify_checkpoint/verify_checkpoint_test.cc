@@ -4,7 +4,7 @@
 #include <cstdlib>
 
 #include "gtest/gtest.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/02_chief_worker/checkpoint_file.h"
 
 namespace mts {

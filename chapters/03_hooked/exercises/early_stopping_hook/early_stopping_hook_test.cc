@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "src/01_session/array_ops.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/session.h"
 #include "src/03_hooked/hooked_session.h"
 

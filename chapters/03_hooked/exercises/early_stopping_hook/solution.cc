@@ -1,7 +1,7 @@
 // solution.cc: the reference solution to the early_stopping_hook exercise of chapter 03.
 // The student copy (tools/export_student_copy.sh) leaves this file out.
 #include "chapters/03_hooked/exercises/early_stopping_hook/early_stopping_hook.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 
 namespace mts {
 

@@ -3,7 +3,7 @@
 //
 //   bazel test --define=exercises=starter //chapters/03_hooked/exercises/early_stopping_hook:all
 #include "chapters/03_hooked/exercises/early_stopping_hook/early_stopping_hook.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 
 namespace mts {
 

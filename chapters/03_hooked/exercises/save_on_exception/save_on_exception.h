@@ -44,7 +44,7 @@
 #include <string>
 #include <vector>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/02_chief_worker/saver.h"
 #include "src/03_hooked/wrapped_session.h"
 

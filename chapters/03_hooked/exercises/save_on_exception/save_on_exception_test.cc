@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/session.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"

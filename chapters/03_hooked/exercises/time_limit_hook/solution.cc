@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 
 namespace mts {
 

@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/session.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"

@@ -14,7 +14,7 @@
 
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/session.h"
 #include "src/04_coordinated/coordinated_thread.h"
 #include "src/04_coordinated/fifo_queue.h"

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <utility>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 
 namespace mts {
 namespace {

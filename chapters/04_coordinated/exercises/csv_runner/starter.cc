@@ -3,7 +3,7 @@
 
 #include <utility>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 
 namespace mts {
 

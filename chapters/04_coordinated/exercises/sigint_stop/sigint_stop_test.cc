@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "gtest/gtest.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 
 namespace mts {
 namespace {

@@ -12,7 +12,7 @@
 #include <thread>
 #include <utility>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 
 namespace mts {
 namespace {

@@ -3,7 +3,7 @@
 #include "chapters/05_recoverable/exercises/circuit_breaker_creator/circuit_breaker_creator.h"
 
 #include "gtest/gtest.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/session.h"
 #include "src/05_recoverable/recoverable_session.h"
 #include "tests/testing/fake_clock.h"

@@ -1,7 +1,7 @@
 // Reference solution for the circuit breaker exercise.
 #include "chapters/05_recoverable/exercises/circuit_breaker_creator/circuit_breaker_creator.h"
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 
 namespace mts {
 

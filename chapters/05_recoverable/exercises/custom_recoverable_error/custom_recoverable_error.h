@@ -18,7 +18,7 @@
 
 #include <memory>
 
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/02_chief_worker/session_creator.h"
 #include "src/03_hooked/wrapped_session.h"
 #include "src/05_recoverable/recoverable_session.h"

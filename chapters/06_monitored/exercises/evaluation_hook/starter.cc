@@ -2,7 +2,7 @@
 #include <string>
 
 #include "chapters/06_monitored/exercises/evaluation_hook/evaluation_hook.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/training_util.h"
 
 namespace mts {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/training_util.h"
 #include "src/02_chief_worker/chief_session_creator.h"
 #include "src/03_hooked/stop_at_step_hook.h"

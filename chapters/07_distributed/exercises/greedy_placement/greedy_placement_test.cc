@@ -3,7 +3,7 @@
 #include "chapters/07_distributed/exercises/greedy_placement/greedy_placement.h"
 
 #include "gtest/gtest.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/01_session/variables.h"
 #include "src/07_distributed/replica_device_setter.h"
 

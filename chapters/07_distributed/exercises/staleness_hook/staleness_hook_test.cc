@@ -5,8 +5,8 @@
 #include <memory>
 
 #include "gtest/gtest.h"
-#include "src/01_session/gradient_descent_optimizer.h"
-#include "src/01_session/math_ops.h"
+#include "src/01_session/learning/gradient_descent_optimizer.h"
+#include "src/01_session/learning/math_ops.h"
 #include "src/01_session/session_factory.h"
 #include "src/01_session/training_util.h"
 #include "src/03_hooked/hooked_session.h"

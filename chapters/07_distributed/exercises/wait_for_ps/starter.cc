@@ -3,7 +3,7 @@
 #include <thread>
 
 #include "chapters/07_distributed/exercises/wait_for_ps/wait_for_ps.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/07_distributed/ps_client.h"
 
 namespace mts {

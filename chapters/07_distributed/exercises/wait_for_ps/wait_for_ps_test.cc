@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "gtest/gtest.h"
-#include "src/01_session/errors.h"
+#include "src/platform/errors.h"
 #include "src/07_distributed/server.h"
 
 namespace mts {

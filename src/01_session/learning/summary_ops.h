@@ -1,0 +1,82 @@
+// summary_ops.h: ops that report on a training run: scalar and histogram summaries, and the
+// op that merges them into one.
+//
+//   HookedSession  SummarySaverHook runs the merged op every N steps and writes its string
+//                  into an event file at the global step (stage 03)
+//     Session      <-- runs these ops like any other; each outputs a string scalar
+//
+// A summary op turns a tensor into a serialized `tensorflow.Summary` protobuf (summary.proto)
+// while the graph runs: a float for a scalar, bucketed counts for a histogram. Every summary
+// op joins collection GraphKeys::kSummaries; MergeAllSummaries gathers that collection into
+// one op, which is what Scaffold's default summary op is (stage 02). The strings are the
+// bytes TensorFlow 1.x writes, so TensorBoard reads mts's event files as its own.
+//
+// Tags: a summary's tag is the name scope made for it, so ScalarSummary("cost", c) inside
+// NameScope("cost") has tag "cost/cost" (the op is named the same), and a second "loss" at
+// the root gets "loss_1". Characters other than letters, digits and `_-./` become '_', and
+// leading and trailing '/' are dropped (TensorFlow keeps a trailing one).
+//
+// Example:
+//   ScalarSummary("loss", loss);
+//   HistogramSummary("weights", w);
+//   std::optional<Output> merged = MergeAllSummaries();   // std::nullopt if none were made
+//   tensorflow::Summary summary;
+//   summary.ParseFromString(session.Run(*merged).scalar<std::string>());
+//
+// TensorFlow: tf.summary.scalar, tf.summary.histogram, tf.summary.merge,
+// tf.summary.merge_all (tensorflow/python/summary/summary.py); the kernels in
+// tensorflow/core/kernels/summary_op.cc; default buckets in core/lib/histogram/histogram.cc.
+#ifndef MTS_SRC_01_SESSION_SUMMARY_OPS_H_
+#define MTS_SRC_01_SESSION_SUMMARY_OPS_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/01_session/graph.h"
+#include "src/01_session/learning/summary.pb.h"
+
+namespace mts {
+
+/// A string scalar holding a Summary with one value, `simple_value` = `tensor` as a float32,
+/// tagged with the scope made from `name` (see the file comment). The op joins each of
+/// `collections`.
+/// \throws TypeError at build time unless `tensor` is numeric (not bool or string);
+///   ValueError if its rank is known and not 0, or `name` is empty. A tensor of unknown rank
+///   that turns out non-scalar raises InvalidArgumentError when run.
+Output ScalarSummary(const std::string& name, const Output& tensor,
+                     const std::vector<std::string>& collections = {GraphKeys::kSummaries});
+
+/// A string scalar holding a Summary with one `histo` value: min, max, count, sum and sum of
+/// squares of all elements of `values` (any shape), and their counts in TensorFlow's default
+/// buckets (DefaultHistogramBucketLimits), with runs of empty buckets collapsed to one pair.
+/// Tagged and collected as ScalarSummary is.
+/// \throws TypeError at build time unless `values` is numeric; ValueError if `name` is empty.
+///   When run, a NaN raises InvalidArgumentError("Nan in summary histogram for: <op>"), an
+///   infinity InvalidArgumentError("Infinity in summary histogram for: <op>").
+Output HistogramSummary(const std::string& name, const Output& values,
+                        const std::vector<std::string>& collections = {GraphKeys::kSummaries});
+
+/// A string scalar holding one Summary with every value of `inputs`, which are string
+/// tensors of serialized Summaries (any shape), in input order. The op is "<name>/MergeSummary"
+/// in a new name scope and joins `collections` (none by default).
+/// \throws ValueError at build time if `inputs` is empty; TypeError if one is not a string.
+///   When run, InvalidArgumentError if an element does not parse as a Summary or two values
+///   share a non-empty tag.
+Output MergeSummary(const std::vector<Output>& inputs,
+                    const std::vector<std::string>& collections = {},
+                    const std::string& name = "Merge");
+
+/// MergeSummary over every tensor in collection `key` of `graph` (the default graph if null),
+/// or std::nullopt when that collection is empty, as TensorFlow returns None.
+std::optional<Output> MergeAllSummaries(Graph* graph = nullptr,
+                                        const std::string& key = GraphKeys::kSummaries);
+
+/// TensorFlow's default histogram bucket limits, 1551 ascending doubles: -DBL_MAX, the
+/// negatives of the positive limits, 0, then 1e-12 multiplied by 1.1 again and again while
+/// below 1e20, then DBL_MAX. Built once, bit for bit as TensorFlow builds them.
+const std::vector<double>& DefaultHistogramBucketLimits();
+
+}  // namespace mts
+
+#endif  // MTS_SRC_01_SESSION_SUMMARY_OPS_H_
