@@ -117,15 +117,19 @@ class Graph {
   /// A name not used yet, derived from `base` under the current scope ("a", "a_1", ...).
   std::string UniqueName(const std::string& base);
 
-  /// \cond INTERNAL
-  // Used by NameScope and ControlDependencies; not for direct use.
+ private:
+  // Scopes are opened and closed only by their RAII classes, so that every push is paired
+  // with its pop even when the code inside the scope throws.
+  friend class NameScope;
+  friend class ControlDependencies;
+
+  // Enters the unique scope made from `name` ("" means the root); returns the scope to
+  // restore.
   std::string PushNameScope(const std::string& name);
   void PopNameScope(const std::string& previous);
   void PushControlDependencies(std::vector<Operation*> ops);
   void PopControlDependencies();
-  /// \endcond
 
- private:
   std::string UniqueNameLocked(const std::string& base);
   void CheckNotFinalizedLocked(const char* what) const;
 
