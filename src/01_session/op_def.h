@@ -6,8 +6,9 @@
 // checks inputs and attributes and gives each output a dtype and static shape while the graph
 // is *built* (so mistakes surface at the line that made them, not at run time), and a kernel
 // that computes the outputs when a Session *runs* the op. An op that keeps state across runs
-// (a variable's value, a random generator, a queue) names a per-session resource; the
-// executor finds it once, when it plans a run, so kernels never search for it.
+// (a variable's value, a random generator, a queue) names a per-session resource
+// (ResourceBase, resource_mgr.h); the executor finds it once, when it plans a run, so
+// kernels never search for it.
 //
 // TensorFlow: REGISTER_OP with SetShapeFn (tensorflow/core/framework/op.h) and
 // REGISTER_KERNEL_BUILDER (op_kernel.h), folded into one registration here.
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "src/01_session/operation.h"
+#include "src/01_session/resource_mgr.h"
 #include "src/01_session/tensor.h"
 
 namespace mts {
@@ -47,14 +49,6 @@ struct ShapeContext {
   }
 };
 
-/// State an op keeps across runs of one session: a variable's value, a generator, a queue.
-class ResourceBase {
- public:
-  virtual ~ResourceBase() = default;
-  /// Called once when the owning session closes: wake any kernel blocked on this resource.
-  virtual void Close() {}
-};
-
 class OpKernelContext;
 
 /// Infers output dtypes and shapes; throws ValueError or TypeError naming the op.
@@ -63,8 +57,6 @@ using ShapeFn = void (*)(ShapeContext& ctx);
 using KernelFn = void (*)(OpKernelContext& ctx);
 /// Returns the op that owns the resource this op uses (usually the op itself).
 using ResourceOwnerFn = const Operation* (*)(const Operation& op);
-/// Creates the resource for its owning op, once per session.
-using ResourceFactoryFn = std::shared_ptr<ResourceBase> (*)(const Operation& owner);
 
 /// The registered definition of one op type.
 struct OpDef {

@@ -12,6 +12,7 @@
 
 #include "src/01_session/op_def.h"
 #include "src/01_session/operation.h"
+#include "src/01_session/resource_mgr.h"
 #include "src/01_session/tensor.h"
 
 namespace mts {

@@ -1,5 +1,7 @@
 #include "src/01_session/resource_mgr.h"
 
+#include <vector>
+
 namespace mts {
 
 ResourceBase* ResourceMgr::LookupOrCreate(const Operation& owner, ResourceFactoryFn factory) {

@@ -14,7 +14,7 @@
 
 #include <mutex>
 
-#include "src/01_session/op_def.h"
+#include "src/01_session/resource_mgr.h"
 #include "src/01_session/tensor.h"
 
 namespace mts {

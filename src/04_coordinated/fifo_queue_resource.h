@@ -35,7 +35,7 @@
 #include <string>
 #include <vector>
 
-#include "src/01_session/op_def.h"
+#include "src/01_session/resource_mgr.h"
 #include "src/01_session/tensor.h"
 
 namespace mts {

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "src/01_session/op_kernel_context.h"
+#include "src/01_session/resource_mgr.h"
 #include "src/01_session/learning/op_util.h"
 
 namespace mts {
