@@ -210,10 +210,6 @@ Output Zeros(const TensorShape& shape, DataType dtype, const std::string& name) 
   return Fill(shape, ScalarOfType(dtype, 0), name);
 }
 
-Output Ones(const TensorShape& shape, DataType dtype, const std::string& name) {
-  return Fill(shape, ScalarOfType(dtype, 1), name);
-}
-
 Output Fill(const TensorShape& shape, const Tensor& value, const std::string& name) {
   return GetDefaultGraph()
       .AddOperation("Fill", name, {}, {{"shape", shape}, {"value", value}})

@@ -58,9 +58,6 @@ Operation* Group(const std::vector<Operation*>& ops, const std::string& name = "
 /// Zeros of a fully defined shape (tf.zeros).
 Output Zeros(const TensorShape& shape, DataType dtype = DataType::kFloat,
              const std::string& name = "zeros");
-/// Ones of a fully defined shape (tf.ones).
-Output Ones(const TensorShape& shape, DataType dtype = DataType::kFloat,
-            const std::string& name = "ones");
 /// A tensor of `shape` filled with the scalar `value` (tf.fill with a constant).
 Output Fill(const TensorShape& shape, const Tensor& value, const std::string& name = "Fill");
 

@@ -24,7 +24,7 @@ void RegisterGradient(const std::string& op_type, GradFn fn) {
   }
 }
 
-// ---- AddN, OnesLike, ZerosLike: the ops the algorithm itself needs -------------------------
+// ---- AddN and OnesLike: the ops the algorithm itself needs ----------------------------------
 
 void AddNShape(ShapeContext& ctx) {
   if (ctx.inputs.empty()) throw ValueError("AddN '" + ctx.op_name + "' needs at least one input");
@@ -61,16 +61,14 @@ void AddNKernel(OpKernelContext& ctx) {
 const OpRegistration add_n_op({"AddN", AddNShape, AddNKernel});
 
 void SameShape(ShapeContext& ctx) { ctx.AddOutput(ctx.inputs[0].dtype(), ctx.inputs[0].shape()); }
-template <int kValue>
-void FillLikeKernel(OpKernelContext& ctx) {
+void OnesLikeKernel(OpKernelContext& ctx) {
   Tensor& out = ctx.allocate_output(0, ctx.input(0).shape());
   DispatchDataType(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (std::is_arithmetic_v<T>) out.flat<T>().setConstant(static_cast<T>(kValue));
+    if constexpr (std::is_arithmetic_v<T>) out.flat<T>().setConstant(static_cast<T>(1));
   });
 }
-const OpRegistration ones_like_op({"OnesLike", SameShape, FillLikeKernel<1>});
-const OpRegistration zeros_like_op({"ZerosLike", SameShape, FillLikeKernel<0>});
+const OpRegistration ones_like_op({"OnesLike", SameShape, OnesLikeKernel});
 
 // Gradients of AddN: each input gets the output's gradient unchanged.
 std::vector<Output> AddNGrad(const Operation& op, const std::vector<Output>& grads) {
@@ -82,7 +80,6 @@ const GradientRegistration identity_grad(
       return std::vector<Output>{grads[0]};
     });
 const NotDifferentiable ones_like_nd("OnesLike");
-const NotDifferentiable zeros_like_nd("ZerosLike");
 
 // The ops lying on some path from an x to a y: reachable forward from the xs and backward
 // from the ys. Only these need gradients.
@@ -199,10 +196,6 @@ Output AddN(const std::vector<Output>& inputs, const std::string& name) {
 
 Output OnesLike(const Output& input, const std::string& name) {
   return GraphOf({input}, name).AddOperation("OnesLike", name, {input})->output(0);
-}
-
-Output ZerosLike(const Output& input, const std::string& name) {
-  return GraphOf({input}, name).AddOperation("ZerosLike", name, {input})->output(0);
 }
 
 }  // namespace mts

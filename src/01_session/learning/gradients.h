@@ -56,11 +56,9 @@ std::vector<Output> Gradients(const std::vector<Output>& ys, const std::vector<O
 /// Sums tensors of one shape and dtype (TensorFlow's tf.add_n). \pre !inputs.empty().
 Output AddN(const std::vector<Output>& inputs, const std::string& name = "AddN");
 
-/// A tensor of ones with the dtype and run-time shape of `input` (tf.ones_like).
+/// A tensor of ones with the dtype and run-time shape of `input` (tf.ones_like): the
+/// gradient Gradients() starts from, and a building block of gradient functions.
 Output OnesLike(const Output& input, const std::string& name = "ones_like");
-
-/// A tensor of zeros with the dtype and run-time shape of `input` (tf.zeros_like).
-Output ZerosLike(const Output& input, const std::string& name = "zeros_like");
 
 }  // namespace mts
 

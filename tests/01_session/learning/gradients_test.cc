@@ -190,5 +190,20 @@ TEST(GradientsTest, GradientOpsAreNamedUnderGradientsScope) {
   EXPECT_EQ(grads[0].op()->name().rfind("gradients/", 0), 0u) << grads[0].op()->name();
 }
 
+// OnesLike takes the dtype of its input at build time and the shape at run time, so it can
+// seed the gradient of a y whose shape is known only once fed.
+TEST(GradientsTest, OnesLikeHasTheInputsDtypeAndRunTimeShape) {
+  Graph g;
+  DefaultGraphScope scope(g);
+  Output x = Placeholder(DataType::kInt32, TensorShape::Unknown(), "x");
+  Output ones = OnesLike(x);
+  EXPECT_EQ(ones.dtype(), DataType::kInt32);
+  Session session;
+  const Tensor value =
+      session.Run(ones, {{x, Tensor::FromValues<int32_t>({2, 3}, {7, 8, 9, 10, 11, 12})}});
+  EXPECT_EQ(value.shape(), TensorShape({2, 3}));
+  EXPECT_EQ(value.ToVector<int32_t>(), std::vector<int32_t>(6, 1));
+}
+
 }  // namespace
 }  // namespace mts
