@@ -96,7 +96,7 @@ CoordinatedSessionCreator::CoordinatedSessionCreator(
       clock_(clock != nullptr ? clock : RealClock()) {}
 
 // [mts:coordinated-create]
-std::unique_ptr<SessionInterface> CoordinatedSessionCreator::CreateSession() {
+std::unique_ptr<CoordinatedSession> CoordinatedSessionCreator::CreateCoordinatedSession() {
   std::unique_ptr<SessionInterface> raw = creator_->CreateSession();
   // In a monitored session no error counts as a clean stop: OutOfRange from an input
   // thread must reach the training loop, which decides that it means "done".
@@ -130,5 +130,9 @@ std::unique_ptr<SessionInterface> CoordinatedSessionCreator::CreateSession() {
                                               stop_grace_period_secs_);
 }
 // [mts:coordinated-create-end]
+
+std::unique_ptr<SessionInterface> CoordinatedSessionCreator::CreateSession() {
+  return CreateCoordinatedSession();
+}
 
 }  // namespace mts

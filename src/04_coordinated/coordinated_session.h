@@ -88,9 +88,15 @@ class CoordinatedSessionCreator : public SessionCreator {
                             double stop_grace_period_secs = 120, Clock* clock = nullptr);
 
   /// Creates the raw session, starts the graph's queue runners, calls every hook's
-  /// AfterCreateSession in order, and returns the wrapped stack. If starting the runners
-  /// or a hook fails, the threads are stopped and the session is closed before the error
+  /// AfterCreateSession in order, and returns the wrapped stack, typed as its top layer so
+  /// that a caller holding a CoordinatedSession needs no cast. If starting the runners or
+  /// a hook fails, the threads are stopped and the session is closed before the error
   /// propagates (TensorFlow leaves them running).
+  /// \throws whatever the inner creator, StartQueueRunners or a hook throws.
+  std::unique_ptr<CoordinatedSession> CreateCoordinatedSession();
+
+  /// SessionCreator: CreateCoordinatedSession(), for the layer above (RecoverableSession),
+  /// which only needs a session.
   std::unique_ptr<SessionInterface> CreateSession() override;
 
   /// The raw session of the last stack created (owned by that stack), or null.

@@ -36,8 +36,7 @@ MonitoredSession::MonitoredSession(std::shared_ptr<SessionCreator> session_creat
     recoverable_ = recoverable.get();
     sess_ = std::move(recoverable);
   } else {
-    std::unique_ptr<SessionInterface> stack = coordinated_creator_->CreateSession();
-    sess_.reset(static_cast<CoordinatedSession*>(stack.release()));
+    sess_ = coordinated_creator_->CreateCoordinatedSession();
   }
 }
 // [mts:monitored-construct-end]
