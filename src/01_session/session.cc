@@ -1,18 +1,10 @@
 #include "src/01_session/session.h"
 
-#include <chrono>
-
 #include "src/01_session/op_kernel_context.h"
 
 namespace mts {
 
 namespace {
-
-int64_t NowMicros() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // The cache key of a run signature: feeds, fetches and targets as op ids and indices.
 // Feeds come from a std::map, so their order is already canonical.
@@ -37,7 +29,9 @@ std::string SignatureKey(const std::vector<Output>& feeds, const std::vector<Out
 }  // namespace
 
 Session::Session(Graph* graph, SessionOptions options)
-    : graph_(graph != nullptr ? graph : &GetDefaultGraph()), options_(std::move(options)) {}
+    : graph_(graph != nullptr ? graph : &GetDefaultGraph()),
+      options_(std::move(options)),
+      clock_(options_.clock != nullptr ? options_.clock : RealClock()) {}
 
 Session::~Session() { Close(); }
 
@@ -173,7 +167,10 @@ void Session::Execute(const ExecutionPlan& plan, std::vector<Tensor>& values,
             "Attempting to use uninitialized value " + op.input(i).op()->name(), op.name());
       }
     }
-    const int64_t start = metadata != nullptr ? NowMicros() : 0;
+    // A traced op's start is calendar time, as a timeline shows it; its duration is
+    // measured on the monotonic time of the same clock.
+    const int64_t start_wall = metadata != nullptr ? clock_->WallTimeMicros() : 0;
+    const int64_t start = metadata != nullptr ? clock_->NowMicros() : 0;
     OpKernelContext ctx(op, inputs.data() + node.input_offset, values.data() + node.output_base,
                         node.resource, node.ref_resources.data(), this);
     try {
@@ -183,7 +180,7 @@ void Session::Execute(const ExecutionPlan& plan, std::vector<Tensor>& values,
       ThrowOpError(e.code(), e.message(), op.name());  // Name the op the kernel forgot to.
     }
     if (metadata != nullptr) {
-      metadata->step_stats.push_back({op.name(), start, NowMicros() - start});
+      metadata->step_stats.push_back({op.name(), start_wall, clock_->NowMicros() - start});
     }
     // Dead values go now, so an update later in this run can reuse a variable's buffer.
     for (int slot : node.release) values[slot] = Tensor();

@@ -41,6 +41,7 @@
 #include "src/01_session/resource_mgr.h"
 #include "src/01_session/session_interface.h"
 #include "src/01_session/tensor.h"
+#include "src/platform/clock.h"
 
 namespace mts {
 
@@ -48,6 +49,9 @@ namespace mts {
 struct SessionOptions {
   /// "" for in-process execution; stage 07 adds "grpc://host:port".
   std::string target;
+  /// Where a traced run (RunOptions::TraceLevel::kFullTrace) reads the time for each op's
+  /// NodeExecStats; null: RealClock(). A test hands in a FakeClock to get exact timings.
+  Clock* clock = nullptr;
 };
 
 /// Runs ops of one Graph and holds the values of its variables.
@@ -104,6 +108,7 @@ class Session : public SessionInterface {
 
   Graph* const graph_;
   const SessionOptions options_;
+  Clock* const clock_;  // options_.clock, or RealClock().
   ResourceMgr resources_;
   std::atomic<bool> closed_{false};
   mutable std::mutex plans_mu_;

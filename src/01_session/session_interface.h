@@ -41,8 +41,10 @@ struct RunOptions {
 /// What one executed op cost, recorded under RunOptions::TraceLevel::kFullTrace.
 struct NodeExecStats {
   std::string node_name;           ///< The op's name.
-  int64_t all_start_micros = 0;    ///< Start time, microseconds since the epoch.
-  int64_t all_end_rel_micros = 0;  ///< Duration in microseconds.
+  /// Start time, microseconds since the epoch (the session clock's WallTimeMicros()).
+  int64_t all_start_micros = 0;
+  /// Duration in microseconds, measured on the session clock's monotonic NowMicros().
+  int64_t all_end_rel_micros = 0;
 };
 
 /// Information a run returns besides its fetches (TensorFlow's RunMetadata).

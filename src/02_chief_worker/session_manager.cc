@@ -64,8 +64,12 @@ SessionManager::SessionManager(SessionManagerOptions options)
 
 std::unique_ptr<Session> SessionManager::NewSession(const std::string& master) const {
   // The target picks the kind of session: in process for "", over gRPC for "grpc://..."
-  // once stage 07 is linked in (session_factory.h).
-  return mts::NewSession(graph_, SessionOptions{master});
+  // once stage 07 is linked in (session_factory.h). Traced runs time their ops on the
+  // manager's clock too, so one fake clock drives a whole test.
+  SessionOptions options;
+  options.target = master;
+  options.clock = clock_;
+  return mts::NewSession(graph_, options);
 }
 
 void SessionManager::Sleep(double secs) const {

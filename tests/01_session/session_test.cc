@@ -13,6 +13,7 @@
 #include "src/01_session/array_ops.h"
 #include "src/01_session/op_kernel_context.h"
 #include "src/01_session/variables.h"
+#include "tests/testing/fake_clock.h"
 
 namespace mts {
 namespace {
@@ -428,6 +429,47 @@ TEST_F(SessionTest, FullTraceRecordsStepStats) {
   EXPECT_EQ(traced.step_stats[1].node_name, "y");
   EXPECT_GT(traced.step_stats[0].all_start_micros, 0);
   EXPECT_GE(traced.step_stats[0].all_end_rel_micros, 0);
+}
+
+// A test-only op whose kernel takes 250 us of a fake clock's time, then passes its input on.
+FakeClock* g_kernel_clock = nullptr;  // Set by the test that runs the op.
+void TakeTimeShape(ShapeContext& ctx) {
+  ctx.AddOutput(ctx.inputs[0].dtype(), ctx.inputs[0].shape());
+}
+void TakeTimeKernel(OpKernelContext& ctx) {
+  g_kernel_clock->Advance(250);
+  ctx.set_output(0, ctx.input(0));
+}
+const OpRegistration take_time_op({"SessionTestTakeTime", TakeTimeShape, TakeTimeKernel});
+
+// A traced run times its ops on the clock of SessionOptions: each start is the clock's wall
+// time, each duration the clock's time the kernel took, exactly, on a fake clock.
+TEST_F(SessionTest, FullTraceTimesOpsOnTheSessionsClock) {
+  FakeClock clock;
+  g_kernel_clock = &clock;
+  Output c = Constant(1.0f, "c");
+  Output slow = g_.AddOperation("SessionTestTakeTime", "slow", {c})->output(0);
+  Output after = Identity(slow, "after");
+  SessionOptions options;
+  options.clock = &clock;
+  Session session(&g_, options);
+  RunOptions trace;
+  trace.trace_level = RunOptions::TraceLevel::kFullTrace;
+  RunMetadata traced;
+  session.Run({after}, {}, {}, trace, &traced);
+  g_kernel_clock = nullptr;
+
+  const int64_t t0 = FakeClock::kDefaultWallStartMicros;
+  ASSERT_EQ(traced.step_stats.size(), 3u);
+  EXPECT_EQ(traced.step_stats[0].node_name, "c");
+  EXPECT_EQ(traced.step_stats[0].all_start_micros, t0);
+  EXPECT_EQ(traced.step_stats[0].all_end_rel_micros, 0);
+  EXPECT_EQ(traced.step_stats[1].node_name, "slow");
+  EXPECT_EQ(traced.step_stats[1].all_start_micros, t0);
+  EXPECT_EQ(traced.step_stats[1].all_end_rel_micros, 250);
+  EXPECT_EQ(traced.step_stats[2].node_name, "after");
+  EXPECT_EQ(traced.step_stats[2].all_start_micros, t0 + 250);
+  EXPECT_EQ(traced.step_stats[2].all_end_rel_micros, 0);
 }
 
 // RunMetadata is filled in place for each run: reusing one describes only the latest run.
