@@ -10,12 +10,6 @@
 #include "src/platform/logging.h"
 
 namespace mts {
-namespace {
-
-// Threads started and not yet joined (or, if detached, not yet finished).
-std::atomic<int> g_live_threads{0};
-
-}  // namespace
 
 struct CoordinatedThread::State {
   State(std::string n, std::function<void()> b) : name(std::move(n)), body(std::move(b)) {}
@@ -29,7 +23,6 @@ struct CoordinatedThread::State {
 
   std::mutex mu;
   bool finished = false;                              // Guarded by mu.
-  bool detached = false;                              // Guarded by mu.
   std::map<int, std::function<void()>> observers;     // Guarded by mu.
   int next_observer_id = 0;                           // Guarded by mu.
 };
@@ -51,9 +44,6 @@ void CoordinatedThread::Run(const std::shared_ptr<State>& state) {
   std::lock_guard<std::mutex> lock(state->mu);
   state->alive.store(false);
   state->finished = true;
-  // A detached thread has nobody left to join it: it counts itself out (before the
-  // observers, so that they already see the count without it).
-  if (state->detached) g_live_threads.fetch_sub(1);
   // Called under mu so that RemoveExitObserver can promise no call is still running.
   for (auto& [id, on_exit] : state->observers) on_exit();
 }
@@ -68,11 +58,9 @@ CoordinatedThread::~CoordinatedThread() {
   {
     std::lock_guard<std::mutex> state_lock(state_->mu);
     finished = state_->finished;
-    if (!finished) state_->detached = true;  // From now on the thread counts itself out.
   }
   if (finished) {
     thread_.join();  // Quick: the body is done, only the bookkeeping's unlock remains.
-    g_live_threads.fetch_sub(1);
     return;
   }
   // A straggler: waiting for it here could hang forever. It owns its State, so it can run
@@ -87,12 +75,10 @@ void CoordinatedThread::Start() {
   if (started_) throw RuntimeError("threads can only be started once");
   // Alive before the OS thread exists, so a Join right after Start() waits for it.
   state_->alive.store(true);
-  g_live_threads.fetch_add(1);
   try {
     thread_ = std::thread(&CoordinatedThread::Run, state_);
   } catch (...) {
     state_->alive.store(false);
-    g_live_threads.fetch_sub(1);
     throw;
   }
   started_ = true;
@@ -104,7 +90,6 @@ void CoordinatedThread::Join() {
   std::lock_guard<std::mutex> lock(join_mu_);
   if (!thread_.joinable()) return;
   thread_.join();
-  g_live_threads.fetch_sub(1);
 }
 
 const std::string& CoordinatedThread::name() const { return state_->name; }
@@ -120,7 +105,5 @@ void CoordinatedThread::RemoveExitObserver(int id) {
   std::lock_guard<std::mutex> lock(state_->mu);
   state_->observers.erase(id);
 }
-
-int CoordinatedThread::NumLiveThreads() { return g_live_threads.load(); }
 
 }  // namespace mts

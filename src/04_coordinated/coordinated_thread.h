@@ -91,11 +91,6 @@ class CoordinatedThread {
   /// not run.
   void RemoveExitObserver(int id);
 
-  /// How many threads started by any CoordinatedThread still exist: their body is running,
-  /// or it has finished but nobody has joined the OS thread yet. A program that joins its
-  /// threads sees this return to where it was; tests use it to prove no thread leaks.
-  static int NumLiveThreads();
-
  private:
   // What the running thread shares with this object; it outlives a detached thread's owner.
   struct State;

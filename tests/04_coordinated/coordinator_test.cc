@@ -421,39 +421,51 @@ TEST(CoordinatedThreadTest, CapturesAreReleasedBeforeItIsDone) {
 }
 
 // Destroying a straggler's last owner does not block: the thread is detached, and finishes
-// on its own once released, counting itself out of NumLiveThreads.
+// on its own once released. The test watches it through what the body captured.
 TEST(CoordinatedThreadTest, DestroyingARunningThreadDetachesIt) {
   ScopedLogCapture capture;
-  const int live_before = CoordinatedThread::NumLiveThreads();
   std::promise<void> release;
   // Owned by the observer (so by the thread), not by this stack frame, which may be gone
   // before the thread has finished setting it.
   auto exited = std::make_shared<std::promise<void>>();
   std::future<void> exited_future = exited->get_future();
+  auto resource = std::make_shared<int>(7);  // Held only by the body from Start on.
+  std::weak_ptr<int> captured = resource;
   {
     auto thread = std::make_shared<CoordinatedThread>(
-        "straggler", [released = release.get_future().share()] { released.wait(); });
+        "straggler", [released = release.get_future().share(), resource] { released.wait(); });
+    resource.reset();
     thread->AddExitObserver([exited] { exited->set_value(); });
     thread->Start();
-    EXPECT_EQ(CoordinatedThread::NumLiveThreads(), live_before + 1);
   }  // The last owner is gone while the body still runs.
   EXPECT_TRUE(capture.Contains("Thread straggler is still running"));
+  EXPECT_FALSE(captured.expired()) << "the detached body stopped before it was released";
   release.set_value();
   exited_future.wait();
-  EXPECT_EQ(CoordinatedThread::NumLiveThreads(), live_before);
+  EXPECT_TRUE(captured.expired()) << "the detached body did not release what it captured";
 }
 
-// Thousands of rounds of start, stop and join leave no thread behind.
+// Thousands of rounds of start, stop and join leave no thread behind: after Join none is
+// alive, and once the round's owners are gone every thread object is gone too, each joined
+// (a destroyed thread that still ran would have been detached, with a warning).
 TEST(CoordinatorTest, ThousandsOfStartStopCyclesLeakNoThread) {
-  const int live_before = CoordinatedThread::NumLiveThreads();
+  ScopedLogCapture capture;
   for (int round = 0; round < 2000; ++round) {
-    Coordinator coord;
-    std::vector<ThreadPtr> threads;
-    for (const char* name : {"t1", "t2", "t3"}) threads.push_back(StartWaiter(coord, name));
-    coord.RequestStop();
-    coord.Join(threads);
-    ASSERT_EQ(CoordinatedThread::NumLiveThreads(), live_before) << "round " << round;
+    std::vector<std::weak_ptr<CoordinatedThread>> watched;
+    {
+      Coordinator coord;
+      std::vector<ThreadPtr> threads;
+      for (const char* name : {"t1", "t2", "t3"}) threads.push_back(StartWaiter(coord, name));
+      coord.RequestStop();
+      coord.Join(threads);
+      for (const ThreadPtr& thread : threads) {
+        ASSERT_FALSE(thread->IsAlive()) << thread->name() << ", round " << round;
+        watched.push_back(thread);
+      }
+    }
+    for (const auto& thread : watched) ASSERT_TRUE(thread.expired()) << "round " << round;
   }
+  EXPECT_FALSE(capture.Contains("still running")) << "a thread was detached";
 }
 
 }  // namespace

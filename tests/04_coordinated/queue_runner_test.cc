@@ -237,7 +237,8 @@ TEST_F(QueueRunnerTest, StartQueueRunnersWarnsWhenThereAreNone) {
 }
 
 // Starting and stopping the runners a thousand times, each time on a fresh session, leaves
-// no thread running and none unjoined.
+// no thread running and none unjoined: after Join none is alive, and once the cycle's owners
+// are gone every thread object is gone too, joined, not detached (that would log a warning).
 TEST_F(QueueRunnerTest, ManyStartStopCyclesLeakNoThread) {
   Variable counter(Tensor::Scalar<int32_t>(0), "counter");
   Queue q = FIFOQueue(2, {DataType::kInt32}, {TensorShape{}}, "q");
@@ -246,18 +247,26 @@ TEST_F(QueueRunnerTest, ManyStartStopCyclesLeakNoThread) {
                                  q.Enqueue({counter.AssignAdd(Constant(1))})}));
   Output got = q.Dequeue()[0];
   Operation* init = GlobalVariablesInitializer();
-  const int before = CoordinatedThread::NumLiveThreads();
+  ScopedLogCapture log;
   for (int cycle = 0; cycle < 1000; ++cycle) {
-    Session session;
-    session.Run(init);
-    Coordinator coord;
-    auto threads = StartQueueRunners(session, &coord);
-    ASSERT_EQ(threads.size(), 3u);
-    session.Run(got);
-    coord.RequestStop();
-    coord.Join(threads);
-    ASSERT_EQ(CoordinatedThread::NumLiveThreads(), before) << "cycle " << cycle;
+    std::vector<std::weak_ptr<CoordinatedThread>> watched;
+    {
+      Session session;
+      session.Run(init);
+      Coordinator coord;
+      auto threads = StartQueueRunners(session, &coord);
+      ASSERT_EQ(threads.size(), 3u);
+      session.Run(got);
+      coord.RequestStop();
+      coord.Join(threads);
+      for (const auto& thread : threads) {
+        ASSERT_FALSE(thread->IsAlive()) << thread->name() << ", cycle " << cycle;
+        watched.push_back(thread);
+      }
+    }
+    for (const auto& thread : watched) ASSERT_TRUE(thread.expired()) << "cycle " << cycle;
   }
+  EXPECT_FALSE(log.Contains("still running")) << "a thread was detached";
 }
 
 }  // namespace
