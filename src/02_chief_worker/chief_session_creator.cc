@@ -24,10 +24,16 @@ SessionManager& ChiefSessionCreator::GetSessionManager() {
 
 std::unique_ptr<SessionInterface> ChiefSessionCreator::CreateSession() {
   scaffold_->Finalize();
-  return GetSessionManager().PrepareSession(master_, scaffold_->init_op(), scaffold_->saver().get(),
-                                            checkpoint_dir_, checkpoint_filename_with_path_,
-                                            /*wait_for_checkpoint=*/false, /*max_wait_secs=*/7200,
-                                            scaffold_->init_feed_dict(), scaffold_->BoundInitFn());
+  // The chief never waits for a checkpoint (wait_for_checkpoint keeps its default, false):
+  // with none to restore, it initialises.
+  PrepareSessionOptions options;
+  options.saver = scaffold_->saver().get();
+  options.checkpoint_dir = checkpoint_dir_;
+  options.checkpoint_filename_with_path = checkpoint_filename_with_path_;
+  options.init_op = scaffold_->init_op();
+  options.init_feed_dict = scaffold_->init_feed_dict();
+  options.init_fn = scaffold_->BoundInitFn();
+  return GetSessionManager().PrepareSession(master_, options);
 }
 
 }  // namespace mts

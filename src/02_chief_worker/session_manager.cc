@@ -77,9 +77,10 @@ void SessionManager::Sleep(double secs) const {
 }
 
 std::pair<std::unique_ptr<Session>, bool> SessionManager::RestoreCheckpoint(
-    const std::string& master, Saver* saver, const std::string& checkpoint_dir,
-    const std::string& checkpoint_filename_with_path, bool wait_for_checkpoint,
-    double max_wait_secs) const {
+    const std::string& master, const RecoverSessionOptions& options) const {
+  Saver* const saver = options.saver;
+  const std::string& checkpoint_dir = options.checkpoint_dir;
+  const std::string& checkpoint_filename_with_path = options.checkpoint_filename_with_path;
   // TensorFlow makes the session first and validates afterwards, so this mistake leaves an
   // open session behind. mts checks before making anything.
   if (!checkpoint_dir.empty() && !checkpoint_filename_with_path.empty()) {
@@ -103,7 +104,9 @@ std::pair<std::unique_ptr<Session>, bool> SessionManager::RestoreCheckpoint(
   bool from_files = false;
   std::optional<CheckpointState> state = StateToRestore(checkpoint_dir, &from_files);
   while (!state || state->model_checkpoint_path.empty()) {
-    if (!wait_for_checkpoint || waited >= max_wait_secs) return {std::move(session), false};
+    if (!options.wait_for_checkpoint || waited >= options.max_wait_secs) {
+      return {std::move(session), false};
+    }
     MTS_LOG(INFO) << "Waiting for checkpoint to be available.";
     Sleep(recovery_wait_secs_);
     waited += recovery_wait_secs_;
@@ -279,22 +282,20 @@ SessionManager::Readiness SessionManager::TryRunLocalInitOp(Session& session) co
 }
 
 // [mts:prepare-session]
-std::unique_ptr<Session> SessionManager::PrepareSession(
-    const std::string& master, Operation* init_op, Saver* saver, const std::string& checkpoint_dir,
-    const std::string& checkpoint_filename_with_path, bool wait_for_checkpoint,
-    double max_wait_secs, const FeedDict& init_feed_dict, const InitFn& init_fn) {
+std::unique_ptr<Session> SessionManager::PrepareSession(const std::string& master,
+                                                        const PrepareSessionOptions& options) {
+  Operation* const init_op = options.init_op;
+  const InitFn& init_fn = options.init_fn;
   // On every error below the unique_ptr closes and frees the session; TensorFlow leaves the
   // half-prepared session open for the garbage collector.
-  auto [session, restored] =
-      RestoreCheckpoint(master, saver, checkpoint_dir, checkpoint_filename_with_path,
-                        wait_for_checkpoint, max_wait_secs);
+  auto [session, restored] = RestoreCheckpoint(master, options);
   // 1. Restore, or else initialise: a restored model must not be overwritten by init_op.
   if (!restored) {
     if (init_op == nullptr && !init_fn && local_init_op_ == nullptr) {
       throw RuntimeError(
           "Model is not initialized and no init_op or init_fn or local_init_op was given");
     }
-    if (init_op != nullptr) session->Run(init_op, init_feed_dict);
+    if (init_op != nullptr) session->Run(init_op, options.init_feed_dict);
     if (init_fn) init_fn(*session);
   }
   // 2. Local variables, once what they are computed from is set.
@@ -316,17 +317,14 @@ std::unique_ptr<Session> SessionManager::PrepareSession(
 // [mts:prepare-session-end]
 
 std::pair<std::unique_ptr<Session>, bool> SessionManager::RecoverSession(
-    const std::string& master, Saver* saver, const std::string& checkpoint_dir,
-    const std::string& checkpoint_filename_with_path, bool wait_for_checkpoint,
-    double max_wait_secs) {
-  auto [session, restored] =
-      RestoreCheckpoint(master, saver, checkpoint_dir, checkpoint_filename_with_path,
-                        wait_for_checkpoint, max_wait_secs);
+    const std::string& master, const RecoverSessionOptions& options) {
+  auto [session, restored] = RestoreCheckpoint(master, options);
   // Local init is tried even without a restore, as TensorFlow does.
   const Readiness local = TryRunLocalInitOp(*session);
   if (!restored) return {std::move(session), false};
-  const std::string& source =
-      !checkpoint_dir.empty() ? checkpoint_dir : checkpoint_filename_with_path;
+  const std::string& source = !options.checkpoint_dir.empty()
+                                  ? options.checkpoint_dir
+                                  : options.checkpoint_filename_with_path;
   if (!local.ready) {
     MTS_LOG(INFO) << "Restoring model from " << source
                   << " did not make model ready for local init: " << local.message;

@@ -23,6 +23,8 @@
 //
 // Lifecycle: construct with the scaffold's three ops; call PrepareSession (chief) or
 // WaitForSession (worker) once per session (re)creation; each returns a new session.
+// TensorFlow's keyword arguments of prepare_session and recover_session are the fields of
+// PrepareSessionOptions and RecoverSessionOptions, with its defaults.
 //
 // Thread safety: a SessionManager is immutable after construction; its methods may be
 // called from several threads at once (each makes its own session).
@@ -31,8 +33,11 @@
 //   SessionManagerOptions options;
 //   options.ready_op = ReportUninitializedVariables();
 //   SessionManager manager(options);
-//   std::unique_ptr<Session> session =
-//       manager.PrepareSession("", GlobalVariablesInitializer(), saver.get(), "/tmp/run");
+//   PrepareSessionOptions prepare;
+//   prepare.init_op = GlobalVariablesInitializer();
+//   prepare.saver = saver.get();
+//   prepare.checkpoint_dir = "/tmp/run";
+//   std::unique_ptr<Session> session = manager.PrepareSession("", prepare);
 //
 // TensorFlow: tf.train.SessionManager (tensorflow/python/training/session_manager.py).
 #ifndef MTS_SRC_02_CHIEF_WORKER_SESSION_MANAGER_H_
@@ -71,15 +76,44 @@ struct SessionManagerOptions {
   double recovery_wait_secs = 30;
   /// Options for running local_init_op.
   RunOptions local_init_run_options;
-  /// Where waits go; null: RealClock().
+  /// Where waits go, and the clock of the sessions made (their traced runs' timings);
+  /// null: RealClock().
   Clock* clock = nullptr;
 };
 
-/// Makes sessions whose models are ready (TensorFlow's SessionManager).
 /// The options both session creators use: the finalized `scaffold`'s local-init and
 /// readiness ops and its graph, with waits on `clock` (null: RealClock()).
 SessionManagerOptions SessionManagerOptionsFor(const Scaffold& scaffold, Clock* clock);
 
+/// Where RecoverSession (and PrepareSession, first) restores from: TensorFlow's keyword
+/// arguments of `recover_session`, with its defaults. Nothing given: nothing is restored.
+struct RecoverSessionOptions {
+  /// Restores the checkpoint; null: nothing is restored.
+  Saver* saver = nullptr;
+  /// Restore the latest checkpoint in this directory (its `checkpoint` state file's).
+  std::string checkpoint_dir;
+  /// Or restore exactly this checkpoint; give at most one of the two.
+  std::string checkpoint_filename_with_path;
+  /// Wait for a checkpoint to appear in checkpoint_dir when there is none yet.
+  bool wait_for_checkpoint = false;
+  /// How long to wait for one, in seconds.
+  double max_wait_secs = 7200;
+};
+
+/// What PrepareSession takes: where to restore from (the fields RecoverSession takes), and
+/// how to initialise when nothing was restored. TensorFlow's keyword arguments of
+/// `prepare_session`, with its defaults.
+struct PrepareSessionOptions : RecoverSessionOptions {
+  /// Initialises the model when nothing was restored; null: none.
+  Operation* init_op = nullptr;
+  /// What init_op is run with.
+  FeedDict init_feed_dict;
+  /// Called after init_op when nothing was restored (a Scaffold's BoundInitFn()); empty:
+  /// none.
+  std::function<void(SessionInterface&)> init_fn;
+};
+
+/// Makes sessions whose models are ready (TensorFlow's SessionManager).
 class SessionManager {
  public:
   /// An init function as the manager calls it (a Scaffold's BoundInitFn()).
@@ -89,12 +123,14 @@ class SessionManager {
   explicit SessionManager(SessionManagerOptions options = {});
 
   /// The chief's path. Makes a session on `master`; restores it from
-  /// `checkpoint_filename_with_path`, or from the latest checkpoint in `checkpoint_dir`
-  /// (waiting up to `max_wait_secs` for one to appear if `wait_for_checkpoint`). Beyond
-  /// TensorFlow: if that latest checkpoint fails its checksums, the newest earlier one the
-  /// state file lists that passes is restored instead, with a warning naming both. If nothing
-  /// was restored runs `init_op` with `init_feed_dict`, then `init_fn`. Then runs the local
-  /// init op (once the model is ready for it) and checks the model is ready.
+  /// `options.checkpoint_filename_with_path`, or from the latest checkpoint in
+  /// `options.checkpoint_dir` (waiting up to `max_wait_secs` for one to appear if
+  /// `wait_for_checkpoint`). Beyond TensorFlow: if that latest checkpoint fails its
+  /// checksums, the newest earlier one the state file lists that passes is restored
+  /// instead, with a warning naming both. If nothing was restored runs `init_op` with
+  /// `init_feed_dict`, then `init_fn`. Then runs the local init op (once the model is ready
+  /// for it) and checks the model is ready. `PrepareSession(master)`, with no options,
+  /// restores nothing and initialises with the local init op alone.
   /// \throws ValueError if both a directory and a file are given ("Can not provide both
   ///   checkpoint_dir and checkpoint_filename_with_path."), before any session is made.
   /// \throws RuntimeError when nothing was restored and there is nothing to initialise with
@@ -107,21 +143,17 @@ class SessionManager {
   ///   fail their checksums (or the one given by `checkpoint_filename_with_path` does).
   /// \throws OpError as restoring, init_op or init_fn raise it.
   /// After any error the session made is closed and destroyed (TensorFlow leaves it open).
-  std::unique_ptr<Session> PrepareSession(
-      const std::string& master, Operation* init_op = nullptr, Saver* saver = nullptr,
-      const std::string& checkpoint_dir = "", const std::string& checkpoint_filename_with_path = "",
-      bool wait_for_checkpoint = false, double max_wait_secs = 7200,
-      const FeedDict& init_feed_dict = {}, const InitFn& init_fn = nullptr);
+  std::unique_ptr<Session> PrepareSession(const std::string& master,
+                                          const PrepareSessionOptions& options = {});
 
-  /// Makes a session and restores it if it can, never initialising it; then tries the local
-  /// init op. \returns the session and whether it was restored *and* is ready (a failed
-  /// local init or readiness check is logged, not raised).
+  /// Makes a session on `master` and restores it as `options` say if it can, never
+  /// initialising it; then tries the local init op. \returns the session and whether it
+  /// was restored *and* is ready (a failed local init or readiness check is logged, not
+  /// raised).
   /// \throws ValueError when both a directory and a file are given.
   /// \throws OpError as restoring raises it.
   std::pair<std::unique_ptr<Session>, bool> RecoverSession(
-      const std::string& master, Saver* saver = nullptr, const std::string& checkpoint_dir = "",
-      const std::string& checkpoint_filename_with_path = "", bool wait_for_checkpoint = false,
-      double max_wait_secs = 7200);
+      const std::string& master, const RecoverSessionOptions& options = {});
 
   /// A worker's path. Makes a new session, runs the local init op when allowed and checks the
   /// model is ready; if not, closes it, logs what is missing and how long remains, sleeps
@@ -161,10 +193,9 @@ class SessionManager {
   // the steps lost; says nothing when the live model was not ahead of the checkpoint.
   void WarnOfRollback(const LiveModel& live, const std::string& master,
                       const std::string& source, Session& session) const;
+  // A new session on `master`, restored as `options` say if it can; true if restored.
   std::pair<std::unique_ptr<Session>, bool> RestoreCheckpoint(
-      const std::string& master, Saver* saver, const std::string& checkpoint_dir,
-      const std::string& checkpoint_filename_with_path, bool wait_for_checkpoint,
-      double max_wait_secs) const;
+      const std::string& master, const RecoverSessionOptions& options) const;
   // The state of `checkpoint_dir` to restore from: its state file's, or, when that file
   // exists but is unusable (garbage, empty, naming no checkpoint), one made from the
   // checkpoint files in the directory (then *from_files is true); nullopt if neither.

@@ -136,10 +136,12 @@ TEST_F(SessionManagerTest, ReadyForLocalInitWithoutLocalInitIsAValueError) {
 TEST_F(SessionManagerTest, InitPathRunsInitOpThenInitFnThenLocalInit) {
   SessionManager manager(Options());
   std::vector<std::string> unset_during_init_fn;
-  auto session = manager.PrepareSession(
-      "", init_op_, nullptr, "", "", false, 7200, {}, [&](SessionInterface& s) {
-        unset_during_init_fn = s.Run(ready_op_).ToVector<std::string>();
-      });
+  PrepareSessionOptions init;
+  init.init_op = init_op_;
+  init.init_fn = [&](SessionInterface& s) {
+    unset_during_init_fn = s.Run(ready_op_).ToVector<std::string>();
+  };
+  auto session = manager.PrepareSession("", init);
   EXPECT_THAT(unset_during_init_fn, ElementsAre("l"));
   EXPECT_EQ(ValueOf(*session, w_), 3.0f);
   EXPECT_EQ(ValueOf(*session, l_), 5.0f);
@@ -152,16 +154,19 @@ TEST_F(SessionManagerTest, InitFeedDictIsFedToInitOp) {
   Variable fed(start, "fed");
   Operation* init = Group({init_op_, fed.initializer()}, "init_all");
   SessionManager manager(Options());
-  auto session = manager.PrepareSession("", init, nullptr, "", "", false, 7200,
-                                        {{start, Tensor::Scalar(11.0f)}});
+  PrepareSessionOptions fed_init;
+  fed_init.init_op = init;
+  fed_init.init_feed_dict = {{start, Tensor::Scalar(11.0f)}};
+  auto session = manager.PrepareSession("", fed_init);
   EXPECT_EQ(ValueOf(*session, fed), 11.0f);
 }
 
 // An init_fn alone may initialise the model.
 TEST_F(SessionManagerTest, InitFnAloneIsEnough) {
   SessionManager manager(Options());
-  auto session = manager.PrepareSession("", nullptr, nullptr, "", "", false, 7200, {},
-                                        [&](SessionInterface& s) { s.Run(init_op_); });
+  PrepareSessionOptions init;
+  init.init_fn = [&](SessionInterface& s) { s.Run(init_op_); };
+  auto session = manager.PrepareSession("", init);
   EXPECT_EQ(ValueOf(*session, w_), 3.0f);
 }
 
@@ -183,8 +188,10 @@ TEST_F(SessionManagerTest, NoWayToInitializeRaises) {
 // An init op that leaves w unset blocks the local init op, which needs w.
 TEST_F(SessionManagerTest, NotReadyForLocalInitRaises) {
   SessionManager manager(Options());
+  PrepareSessionOptions init;
+  init.init_op = NoOp("do_nothing");
   try {
-    manager.PrepareSession("", NoOp("do_nothing"));
+    manager.PrepareSession("", init);
     FAIL() << "PrepareSession returned a model not ready for local init";
   } catch (const RuntimeError& e) {
     EXPECT_STREQ(e.what(),
@@ -199,9 +206,11 @@ TEST_F(SessionManagerTest, NotReadyRaises) {
   options.local_init_op = nullptr;
   options.ready_for_local_init_op = std::nullopt;
   SessionManager manager(options);
+  PrepareSessionOptions init;
+  init.init_op = init_op_;
+  init.init_fn = [](SessionInterface&) {};
   try {
-    manager.PrepareSession("", init_op_, nullptr, "", "", false, 7200, {},
-                           [](SessionInterface&) {});
+    manager.PrepareSession("", init);
     FAIL() << "PrepareSession returned a model that is not ready";
   } catch (const RuntimeError& e) {
     EXPECT_STREQ(e.what(),
@@ -213,8 +222,12 @@ TEST_F(SessionManagerTest, NotReadyRaises) {
 // Both a directory and a file is a mistake, reported before any session is made.
 TEST_F(SessionManagerTest, BothCheckpointDirAndFileRaise) {
   SessionManager manager(Options());
+  PrepareSessionOptions both;
+  both.init_op = init_op_;
+  both.checkpoint_dir = "/tmp/a";
+  both.checkpoint_filename_with_path = "/tmp/a/model.ckpt-1";
   try {
-    manager.PrepareSession("", init_op_, nullptr, "/tmp/a", "/tmp/a/model.ckpt-1");
+    manager.PrepareSession("", both);
     FAIL() << "PrepareSession accepted a directory and a file";
   } catch (const ValueError& e) {
     // TensorFlow's words first, then what to do.
@@ -235,7 +248,9 @@ TEST_F(SessionManagerTest, AnInt32ReadyOpMeansReady) {
   options.graph = &graph_;
   options.ready_op = Constant(Tensor::Vector<int32_t>({1, 2}));
   SessionManager manager(options);
-  EXPECT_NO_THROW(manager.PrepareSession("", NoOp()));
+  PrepareSessionOptions init;
+  init.init_op = NoOp();
+  EXPECT_NO_THROW(manager.PrepareSession("", init));
 }
 
 // A ready op that reads an unset variable fails with an "uninitialized" FailedPrecondition:
@@ -245,8 +260,10 @@ TEST_F(SessionManagerTest, UninitializedFailedPreconditionMeansNotReady) {
   options.graph = &graph_;
   options.ready_op = Identity(w_.value());
   SessionManager manager(options);
+  PrepareSessionOptions init;
+  init.init_op = NoOp("do_nothing");
   try {
-    manager.PrepareSession("", NoOp("do_nothing"));
+    manager.PrepareSession("", init);
     FAIL();
   } catch (const RuntimeError& e) {
     EXPECT_THAT(e.what(), HasSubstr("Init operations did not make model ready."));
@@ -261,7 +278,9 @@ TEST_F(SessionManagerTest, OtherFailedPreconditionPropagates) {
   options.ready_op = graph_.AddOperation("TestOtherFailedPrecondition", "broken", {})->output(0);
   SessionManager manager(options);
   ScopedLogCapture capture;
-  EXPECT_THROW(manager.PrepareSession("", NoOp()), FailedPreconditionError);
+  PrepareSessionOptions init;
+  init.init_op = NoOp();
+  EXPECT_THROW(manager.PrepareSession("", init), FailedPreconditionError);
   EXPECT_TRUE(capture.Contains("Model not ready raised: "));
   EXPECT_TRUE(capture.Contains("the input queue is closed"));
 }
@@ -274,8 +293,12 @@ TEST_F(SessionManagerTest, RestoresFromAFileAndSkipsInit) {
   const std::string path = SaveW(saver, NewDir(), 7.0f, 1);
   SessionManager manager(Options());
   int init_fn_calls = 0;
-  auto session = manager.PrepareSession("", init_op_, &saver, "", path, false, 7200, {},
-                                        [&](SessionInterface&) { ++init_fn_calls; });
+  PrepareSessionOptions restore;
+  restore.saver = &saver;
+  restore.checkpoint_filename_with_path = path;
+  restore.init_op = init_op_;
+  restore.init_fn = [&](SessionInterface&) { ++init_fn_calls; };
+  auto session = manager.PrepareSession("", restore);
   EXPECT_EQ(ValueOf(*session, w_), 7.0f);
   EXPECT_EQ(ValueOf(*session, l_), 5.0f);
   EXPECT_EQ(init_fn_calls, 0);
@@ -291,8 +314,12 @@ TEST_F(SessionManagerTest, RestoresTheLatestFromADirectoryAndSkipsInit) {
   Saver restorer;
   SessionManager manager(Options());
   int init_fn_calls = 0;
-  auto session = manager.PrepareSession("", init_op_, &restorer, dir, "", false, 7200, {},
-                                        [&](SessionInterface&) { ++init_fn_calls; });
+  PrepareSessionOptions restore;
+  restore.saver = &restorer;
+  restore.checkpoint_dir = dir;
+  restore.init_op = init_op_;
+  restore.init_fn = [&](SessionInterface&) { ++init_fn_calls; };
+  auto session = manager.PrepareSession("", restore);
   EXPECT_EQ(ValueOf(*session, w_), 8.0f);
   EXPECT_EQ(init_fn_calls, 0);
   EXPECT_THAT(restorer.last_checkpoints(), ElementsAre(first, second));
@@ -328,7 +355,11 @@ TEST_F(SessionManagerTest, ADamagedLatestCheckpointFallsBackToTheNewestSoundOne)
   Saver restorer;
   SessionManager manager(Options());
   ScopedLogCapture capture;
-  auto session = manager.PrepareSession("", init_op_, &restorer, dir);
+  PrepareSessionOptions restore;
+  restore.saver = &restorer;
+  restore.checkpoint_dir = dir;
+  restore.init_op = init_op_;
+  auto session = manager.PrepareSession("", restore);
   EXPECT_EQ(ValueOf(*session, w_), 8.0f);
   EXPECT_TRUE(capture.Contains("The latest checkpoint " + third +
                                " is missing or failed its checksums; restored the newest "
@@ -352,7 +383,10 @@ TEST_F(SessionManagerTest, FallbackSkipsEveryDamagedCheckpoint) {
   Saver restorer;
   SessionManager manager(Options());
   ScopedLogCapture capture;
-  auto [session, restored] = manager.RecoverSession("", &restorer, dir);
+  RecoverSessionOptions restore;
+  restore.saver = &restorer;
+  restore.checkpoint_dir = dir;
+  auto [session, restored] = manager.RecoverSession("", restore);
   EXPECT_TRUE(restored);
   EXPECT_EQ(ValueOf(*session, w_), 7.0f);
   EXPECT_TRUE(capture.Contains("restored the newest earlier checkpoint that passes, " + first));
@@ -372,7 +406,11 @@ TEST_F(SessionManagerTest, EveryCheckpointDamagedIsADataLossErrorNamingEach) {
   Saver restorer;
   SessionManager manager(Options());
   try {
-    manager.PrepareSession("", init_op_, &restorer, dir);
+    PrepareSessionOptions restore;
+    restore.saver = &restorer;
+    restore.checkpoint_dir = dir;
+    restore.init_op = init_op_;
+    manager.PrepareSession("", restore);
     FAIL() << "expected DataLossError";
   } catch (const DataLossError& e) {
     EXPECT_THAT(e.what(), HasSubstr("Every checkpoint listed in the state file of " + dir + " is missing or fails"));
@@ -393,7 +431,11 @@ TEST_F(SessionManagerTest, AMissingLatestCheckpointFallsBackToTheNewestThatExist
   Saver restorer;
   SessionManager manager(Options());
   ScopedLogCapture capture;
-  auto session = manager.PrepareSession("", init_op_, &restorer, dir);
+  PrepareSessionOptions restore;
+  restore.saver = &restorer;
+  restore.checkpoint_dir = dir;
+  restore.init_op = init_op_;
+  auto session = manager.PrepareSession("", restore);
   EXPECT_EQ(ValueOf(*session, w_), 7.0f);
   EXPECT_TRUE(capture.Contains("restored the newest earlier checkpoint that passes, " + first));
   EXPECT_TRUE(capture.Contains(second + " (missing)"));
@@ -417,7 +459,11 @@ TEST_F(SessionManagerTest, ANewestCheckpointThatIsAFifoOrADeviceFallsBack) {
     Saver restorer;
     SessionManager manager(Options());
     ScopedLogCapture capture;
-    auto session = manager.PrepareSession("", init_op_, &restorer, dir);
+    PrepareSessionOptions restore;
+    restore.saver = &restorer;
+    restore.checkpoint_dir = dir;
+    restore.init_op = init_op_;
+    auto session = manager.PrepareSession("", restore);
     EXPECT_EQ(ValueOf(*session, w_), 7.0f) << kind;
     EXPECT_TRUE(capture.Contains("not a regular file")) << kind;
   }
@@ -435,7 +481,11 @@ TEST_F(SessionManagerTest, AHugeSparseFileIsRefusedByItsHeader) {
   Saver restorer;
   SessionManager manager(Options());
   ScopedLogCapture capture;
-  auto session = manager.PrepareSession("", init_op_, &restorer, dir);
+  PrepareSessionOptions restore;
+  restore.saver = &restorer;
+  restore.checkpoint_dir = dir;
+  restore.init_op = init_op_;
+  auto session = manager.PrepareSession("", restore);
   EXPECT_EQ(ValueOf(*session, w_), 7.0f);
   EXPECT_TRUE(capture.Contains("does not start with the mts checkpoint magic"));
 }
@@ -456,7 +506,11 @@ TEST_F(SessionManagerTest, AnUnusableStateFileRestoresTheNewestCheckpointFile) {
     Saver restorer;
     SessionManager manager(Options());
     ScopedLogCapture capture;
-    auto session = manager.PrepareSession("", init_op_, &restorer, dir);
+    PrepareSessionOptions restore;
+    restore.saver = &restorer;
+    restore.checkpoint_dir = dir;
+    restore.init_op = init_op_;
+    auto session = manager.PrepareSession("", restore);
     EXPECT_EQ(ValueOf(*session, w_), 8.0f) << "the highest step: " << contents;
     EXPECT_TRUE(capture.Contains("is unusable; restoring from the 3 checkpoint file(s)"));
     EXPECT_THAT(restorer.last_checkpoints(), ElementsAre(tenth));
@@ -471,7 +525,11 @@ TEST_F(SessionManagerTest, AnUnusableStateFileAndNoCheckpointStartsFromScratch) 
   Saver restorer;
   SessionManager manager(Options());
   ScopedLogCapture capture;
-  auto session = manager.PrepareSession("", init_op_, &restorer, dir);
+  PrepareSessionOptions restore;
+  restore.saver = &restorer;
+  restore.checkpoint_dir = dir;
+  restore.init_op = init_op_;
+  auto session = manager.PrepareSession("", restore);
   EXPECT_EQ(ValueOf(*session, w_), 3.0f);
   EXPECT_TRUE(capture.Contains("no checkpoint file is in " + dir + ": starting from scratch"));
 }
@@ -484,7 +542,11 @@ TEST_F(SessionManagerTest, ADamagedExplicitCheckpointIsNotReplaced) {
   const std::string second = SaveW(saver, dir, 8.0f, 2);
   DamageData(second);
   SessionManager manager(Options());
-  EXPECT_THROW(manager.PrepareSession("", init_op_, &saver, "", second), DataLossError);
+  PrepareSessionOptions restore;
+  restore.saver = &saver;
+  restore.checkpoint_filename_with_path = second;
+  restore.init_op = init_op_;
+  EXPECT_THROW(manager.PrepareSession("", restore), DataLossError);
 }
 
 // A checkpoint from another model is not damage: the error is raised, not papered over
@@ -502,14 +564,22 @@ TEST_F(SessionManagerTest, AMismatchedModelIsNotTreatedAsDamage) {
   }
   Saver restorer;
   SessionManager manager(Options());
-  EXPECT_THROW(manager.PrepareSession("", init_op_, &restorer, dir), NotFoundError);
+  PrepareSessionOptions restore;
+  restore.saver = &restorer;
+  restore.checkpoint_dir = dir;
+  restore.init_op = init_op_;
+  EXPECT_THROW(manager.PrepareSession("", restore), NotFoundError);
 }
 
 // An empty directory means "start from scratch": the init path.
 TEST_F(SessionManagerTest, AnEmptyDirectoryFallsBackToInit) {
   Saver saver;
   SessionManager manager(Options());
-  auto session = manager.PrepareSession("", init_op_, &saver, NewDir());
+  PrepareSessionOptions restore;
+  restore.saver = &saver;
+  restore.checkpoint_dir = NewDir();
+  restore.init_op = init_op_;
+  auto session = manager.PrepareSession("", restore);
   EXPECT_EQ(ValueOf(*session, w_), 3.0f);
 }
 
@@ -519,7 +589,13 @@ TEST_F(SessionManagerTest, WaitForCheckpointGivesUpAfterMaxWait) {
   Saver saver;
   SessionManager manager(Options());
   ScopedLogCapture capture;
-  auto session = manager.PrepareSession("", init_op_, &saver, NewDir(), "", true, 100);
+  PrepareSessionOptions restore;
+  restore.saver = &saver;
+  restore.checkpoint_dir = NewDir();
+  restore.wait_for_checkpoint = true;
+  restore.max_wait_secs = 100;
+  restore.init_op = init_op_;
+  auto session = manager.PrepareSession("", restore);
   EXPECT_EQ(ValueOf(*session, w_), 3.0f);
   // Sleeps after 0, 30, 60 and 90 waited secs: 90 < 100 still earns one more.
   EXPECT_EQ(clock_.NowMicros(), 120 * kSec);
@@ -542,8 +618,13 @@ TEST_F(SessionManagerTest, WaitForCheckpointRestoresOneThatAppears) {
   // max_wait_secs 30: the chief polls once more after one sleep, whatever happens, so the
   // thread always ends after the one Advance below.
   std::unique_ptr<Session> session;
-  std::thread chief(
-      [&] { session = manager.PrepareSession("", init_op_, &saver, dir, "", true, 30); });
+  PrepareSessionOptions restore;
+  restore.saver = &saver;
+  restore.checkpoint_dir = dir;
+  restore.wait_for_checkpoint = true;
+  restore.max_wait_secs = 30;
+  restore.init_op = init_op_;
+  std::thread chief([&] { session = manager.PrepareSession("", restore); });
   clock.BlockUntilThreadsAsleep(1);  // The chief found no checkpoint and sleeps.
   try {
     SaveW(saver, dir, 7.0f, 1);
@@ -562,7 +643,10 @@ TEST_F(SessionManagerTest, WaitForCheckpointRestoresOneThatAppears) {
 TEST_F(SessionManagerTest, RecoverSessionWithoutCheckpointIsNotRecovered) {
   Saver saver;
   SessionManager manager(Options());
-  auto [session, recovered] = manager.RecoverSession("", &saver, NewDir());
+  RecoverSessionOptions restore;
+  restore.saver = &saver;
+  restore.checkpoint_dir = NewDir();
+  auto [session, recovered] = manager.RecoverSession("", restore);
   EXPECT_FALSE(recovered);
   EXPECT_THAT(session->Run(ready_op_).ToVector<std::string>(), ElementsAre("w", "l"));
 }
@@ -574,7 +658,10 @@ TEST_F(SessionManagerTest, RecoverSessionRestoresAndRunsLocalInit) {
   SaveW(saver, dir, 7.0f, 1);
   SessionManager manager(Options());
   ScopedLogCapture capture;
-  auto [session, recovered] = manager.RecoverSession("", &saver, dir);
+  RecoverSessionOptions restore;
+  restore.saver = &saver;
+  restore.checkpoint_dir = dir;
+  auto [session, recovered] = manager.RecoverSession("", restore);
   EXPECT_TRUE(recovered);
   EXPECT_EQ(ValueOf(*session, w_), 7.0f);
   EXPECT_EQ(ValueOf(*session, l_), 5.0f);
@@ -616,7 +703,9 @@ TEST_F(SessionManagerTest, WorkerBecomesReadyWhenTheChiefInitializesOnAnotherThr
   EXPECT_TRUE(capture.Contains("Worker still waiting for 1 uninitialized variable: ps/w"));
 
   std::unique_ptr<Session> chief_session;
-  std::thread chief([&] { chief_session = chief_manager.PrepareSession("", store_init); });
+  PrepareSessionOptions init;
+  init.init_op = store_init;
+  std::thread chief([&] { chief_session = chief_manager.PrepareSession("", init); });
   chief.join();
   ASSERT_NE(chief_session, nullptr);
 

@@ -49,7 +49,11 @@ class ChiefRestartTest : public ::testing::Test {
 
   // One life of the chief: restore the newest checkpoint of dir_, or initialise.
   std::unique_ptr<Session> StartChief(const Server& ps) {
-    return manager_->PrepareSession(ps.target(), init_, &saver_, dir_);
+    PrepareSessionOptions restore;
+    restore.saver = &saver_;
+    restore.checkpoint_dir = dir_;
+    restore.init_op = init_;
+    return manager_->PrepareSession(ps.target(), restore);
   }
 
   void Train(Session& session, int steps) {

@@ -312,8 +312,10 @@ std::vector<BadInput> MakeRows() {
                        std::string bytes = DefaultFileSystem()->ReadFile(second);
                        bytes.back() ^= 1;
                        DefaultFileSystem()->WriteFileAtomically(second, bytes);
-                       SessionManager manager;
-                       manager.PrepareSession("", nullptr, model.saver.get(), model.dir);
+                       PrepareSessionOptions restore;
+                       restore.saver = model.saver.get();
+                       restore.checkpoint_dir = model.dir;
+                       SessionManager().PrepareSession("", restore);
                      }));
   rows.push_back(Row("02", "a state file of garbage", "none", "checkpoint state", [] {
     SavedModel model("garbage_state");
@@ -357,8 +359,11 @@ std::vector<BadInput> MakeRows() {
   rows.push_back(Row("02", "both checkpoint_dir and checkpoint_filename_with_path", "ValueError",
                      "Can not provide both", [] {
                        SavedModel model("both_dir_and_file");
-                       SessionManager().PrepareSession("", nullptr, model.saver.get(), model.dir,
-                                                       model.path);
+                       PrepareSessionOptions both;
+                       both.saver = model.saver.get();
+                       both.checkpoint_dir = model.dir;
+                       both.checkpoint_filename_with_path = model.path;
+                       SessionManager().PrepareSession("", both);
                      }));
   rows.push_back(Row("02", "a chief with nothing to restore and nothing to initialise with",
                      "RuntimeError", "init_op", [] {
