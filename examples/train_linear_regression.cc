@@ -76,11 +76,13 @@ int main(int argc, char** argv) {
 
   const FeedDict feeds = {{x, data.x}, {y, data.y}};
   auto final_ops = std::make_shared<FinalOpsHook>(std::vector<Output>{w, b, loss}, feeds);
+  LoggingTensorHookOptions every_50;
+  every_50.every_n_iter = 50;
   MonitoredTrainingSessionOptions options;
   options.hooks = {StopAtStepHook::AtLastStep(steps), std::make_shared<NanTensorHook>(loss),
                    std::make_shared<LoggingTensorHook>(
                        std::map<std::string, Output>{{"loss", loss}, {"step", global_step}},
-                       /*every_n_iter=*/50),
+                       every_50),
                    final_ops};
 
   std::unique_ptr<MonitoredSession> session = MonitoredTrainingSession(options);

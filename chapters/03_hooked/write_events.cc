@@ -55,11 +55,12 @@ std::string Train(const std::string& logdir) {
   ScalarSummary("weight", w.value());
   Operation* train_op = GradientDescentOptimizer(0.25).Minimize(loss, step);
 
+  SummarySaverHookOptions summaries;
+  summaries.save_steps = 2;
+  summaries.output_dir = logdir;
+  summaries.summary_op = {*MergeAllSummaries()};
   std::vector<std::shared_ptr<SessionRunHook>> hooks = {
-      std::make_shared<SummarySaverHook>(/*save_steps=*/2, /*save_secs=*/std::nullopt, logdir,
-                                         /*summary_writer=*/nullptr, /*scaffold=*/nullptr,
-                                         std::vector<Output>{*MergeAllSummaries()}),
-      StopAtStepHook::AtLastStep(6)};
+      std::make_shared<SummarySaverHook>(summaries), StopAtStepHook::AtLastStep(6)};
 
   // What MonitoredSession (chapter 06) will do for us: Begin, a session, AfterCreateSession.
   for (const auto& hook : hooks) hook->Begin();

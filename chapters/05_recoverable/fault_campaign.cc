@@ -41,8 +41,10 @@ int main() {
   const std::vector<ErrorCode> preemptions = {ErrorCode::kAborted, ErrorCode::kUnavailable};
   auto run_faults = FaultSchedule::Random(0.02, preemptions, /*seed=*/2024);
   auto creation_faults = FaultSchedule::Random(0.02, preemptions, /*seed=*/2025);
+  CheckpointSaverHookOptions saving;
+  saving.save_steps = 10;
   std::vector<std::shared_ptr<SessionRunHook>> hooks = {
-      std::make_shared<CheckpointSaverHook>(dir, std::nullopt, /*save_steps=*/10)};
+      std::make_shared<CheckpointSaverHook>(dir, saving)};
   for (auto& hook : hooks) hook->Begin();
   auto counting = std::make_shared<CountingSessionCreator>(
       std::make_shared<ChiefSessionCreator>(nullptr, "", dir));

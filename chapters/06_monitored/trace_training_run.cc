@@ -120,10 +120,10 @@ int main(int argc, char** argv) {
     return session;
   });
   auto hook = std::make_shared<TracedHook>(tracer, /*fail_at_before_run=*/3);
-  auto saver_hook = std::make_shared<CheckpointSaverHook>(
-      checkpoint_dir, std::nullopt, /*save_steps=*/2, nullptr, "model.ckpt", nullptr,
-      std::vector<std::shared_ptr<CheckpointSaverListener>>{
-          std::make_shared<TracedListener>(tracer)});
+  CheckpointSaverHookOptions saving;
+  saving.save_steps = 2;
+  saving.listeners = {std::make_shared<TracedListener>(tracer)};
+  auto saver_hook = std::make_shared<CheckpointSaverHook>(checkpoint_dir, saving);
 
   tracer->Call("caller", "MonitoredSession", "construct");
   MonitoredSession session(creator, {saver_hook, hook});

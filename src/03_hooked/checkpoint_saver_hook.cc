@@ -20,23 +20,20 @@ constexpr int64_t kStepsPerRun = 1;
 
 }  // namespace
 
-CheckpointSaverHook::CheckpointSaverHook(
-    std::string checkpoint_dir, std::optional<double> save_secs,
-    std::optional<int64_t> save_steps, std::shared_ptr<Saver> saver,
-    std::string checkpoint_basename, std::shared_ptr<const Scaffold> scaffold,
-    std::vector<std::shared_ptr<CheckpointSaverListener>> listeners, Clock* clock)
+CheckpointSaverHook::CheckpointSaverHook(std::string checkpoint_dir,
+                                         CheckpointSaverHookOptions options)
     : checkpoint_dir_(std::move(checkpoint_dir)),
-      save_path_(JoinPath(checkpoint_dir_, checkpoint_basename)),
-      saver_(std::move(saver)),
-      scaffold_(std::move(scaffold)),
-      listeners_(std::move(listeners)),
+      save_path_(JoinPath(checkpoint_dir_, options.checkpoint_basename)),
+      saver_(std::move(options.saver)),
+      scaffold_(std::move(options.scaffold)),
+      listeners_(std::move(options.listeners)),
       // The saver/scaffold check comes first in TensorFlow, so a call wrong in both ways
       // names that; a default-constructed timer would not be valid, hence the lambda.
       timer_([&] {
         if (saver_ != nullptr && scaffold_ != nullptr) {
           throw ValueError("You cannot provide both saver and scaffold.");
         }
-        return SecondOrStepTimer(save_secs, save_steps, clock);
+        return SecondOrStepTimer(options.save_secs, options.save_steps, options.clock);
       }()) {}
 
 void CheckpointSaverHook::Begin() {

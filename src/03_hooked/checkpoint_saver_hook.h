@@ -43,8 +43,9 @@
 // Thread safety: one thread calls a hook.
 //
 // Example:
-//   auto saver_hook = std::make_shared<CheckpointSaverHook>(
-//       "/tmp/run", /*save_secs=*/600, /*save_steps=*/std::nullopt);
+//   CheckpointSaverHookOptions options;
+//   options.save_secs = 600;
+//   auto saver_hook = std::make_shared<CheckpointSaverHook>("/tmp/run", options);
 //   HookedSession session(std::move(raw), {saver_hook});
 //
 // TensorFlow: tf.train.CheckpointSaverHook
@@ -70,24 +71,36 @@ namespace mts {
 
 class Scaffold;
 
+/// How a CheckpointSaverHook saves: TensorFlow's keyword arguments after `checkpoint_dir`,
+/// with its defaults, and the clock. Exactly one of save_secs and save_steps must be set.
+struct CheckpointSaverHookOptions {
+  /// Save every this many seconds.
+  std::optional<double> save_secs;
+  /// Or save every this many global steps.
+  std::optional<int64_t> save_steps;
+  /// The Saver to use; null: the scaffold's, else the single Saver in the graph's `savers`
+  /// collection. Give at most one of saver and scaffold.
+  std::shared_ptr<Saver> saver;
+  /// Checkpoints are "<checkpoint_dir>/<checkpoint_basename>-<step>".
+  std::string checkpoint_basename = "model.ckpt";
+  /// Whose Saver to use, looked up at the first save (after the scaffold is finalized).
+  std::shared_ptr<const Scaffold> scaffold;
+  /// Called around each save, in order.
+  std::vector<std::shared_ptr<CheckpointSaverListener>> listeners;
+  /// Where save_secs are measured; null: RealClock().
+  Clock* clock = nullptr;
+};
+
 /// Saves checkpoints at session creation, every N steps or seconds, and at the end.
 class CheckpointSaverHook : public SessionRunHook {
  public:
   /// TensorFlow's `CheckpointSaverHook(checkpoint_dir, save_secs=None, save_steps=None,
   /// saver=None, checkpoint_basename='model.ckpt', scaffold=None, listeners=None)`: saves
-  /// "<checkpoint_dir>/<checkpoint_basename>-<step>" every `save_secs` seconds (of `clock`,
-  /// RealClock() if null) or every `save_steps` steps, exactly one of the two. The Saver is
-  /// `saver`, else `scaffold`'s, else the graph's; give at most one of `saver` and
-  /// `scaffold`. `listeners` are called around each save, in order.
+  /// into `checkpoint_dir` as `options` say (the keyword arguments are its fields).
   /// \throws ValueError "You cannot provide both saver and scaffold.";
-  ///   ValueError as SecondOrStepTimer's constructor when not exactly one frequency is given.
-  CheckpointSaverHook(std::string checkpoint_dir, std::optional<double> save_secs,
-                      std::optional<int64_t> save_steps,
-                      std::shared_ptr<Saver> saver = nullptr,
-                      std::string checkpoint_basename = "model.ckpt",
-                      std::shared_ptr<const Scaffold> scaffold = nullptr,
-                      std::vector<std::shared_ptr<CheckpointSaverListener>> listeners = {},
-                      Clock* clock = nullptr);
+  ///   ValueError as SecondOrStepTimer's constructor when not exactly one of save_secs and
+  ///   save_steps is given (so the default options always throw, as TensorFlow's do).
+  CheckpointSaverHook(std::string checkpoint_dir, CheckpointSaverHookOptions options);
 
   /// Gets the writer of checkpoint_dir from SummaryWriterCache, locks checkpoint_dir for
   /// this process (DirectoryLock, held until End or the hook's destruction; beyond

@@ -18,20 +18,19 @@ std::vector<std::pair<std::string, Output>> TaggedByName(const std::vector<Outpu
 }  // namespace
 
 LoggingTensorHook::LoggingTensorHook(const std::map<std::string, Output>& tensors,
-                                     std::optional<int64_t> every_n_iter,
-                                     std::optional<double> every_n_secs, bool at_end,
-                                     Formatter formatter, Clock* clock)
-    : LoggingTensorHook(std::vector<Output>{}, every_n_iter, every_n_secs, at_end,
-                        std::move(formatter), clock) {
+                                     LoggingTensorHookOptions options)
+    : LoggingTensorHook(std::vector<Output>{}, std::move(options)) {
   tensors_.assign(tensors.begin(), tensors.end());
 }
 
 LoggingTensorHook::LoggingTensorHook(const std::vector<Output>& tensors,
-                                     std::optional<int64_t> every_n_iter,
-                                     std::optional<double> every_n_secs, bool at_end,
-                                     Formatter formatter, Clock* clock)
-    : tensors_(TaggedByName(tensors)), at_end_(at_end), formatter_(std::move(formatter)) {
-  const bool only_at_end = at_end && !every_n_iter && !every_n_secs;
+                                     LoggingTensorHookOptions options)
+    : tensors_(TaggedByName(tensors)),
+      at_end_(options.at_end),
+      formatter_(std::move(options.formatter)) {
+  const std::optional<int64_t>& every_n_iter = options.every_n_iter;
+  const std::optional<double>& every_n_secs = options.every_n_secs;
+  const bool only_at_end = at_end_ && !every_n_iter && !every_n_secs;
   if (!only_at_end && every_n_iter.has_value() == every_n_secs.has_value()) {
     throw ValueError(
         "either at_end and/or exactly one of every_n_iter and every_n_secs must be provided.");
@@ -39,7 +38,7 @@ LoggingTensorHook::LoggingTensorHook(const std::vector<Output>& tensors,
   if (every_n_iter && *every_n_iter <= 0) {
     throw ValueError("invalid every_n_iter=" + std::to_string(*every_n_iter) + ".");
   }
-  if (!only_at_end) timer_.emplace(every_n_secs, every_n_iter, clock);
+  if (!only_at_end) timer_.emplace(every_n_secs, every_n_iter, options.clock);
 }
 
 void LoggingTensorHook::Begin() {

@@ -26,8 +26,10 @@
 // Thread safety: one thread calls a hook.
 //
 // Example:
+//   LoggingTensorHookOptions options;
+//   options.every_n_iter = 100;
 //   auto hook = std::make_shared<LoggingTensorHook>(
-//       std::map<std::string, Output>{{"loss", loss}, {"step", step}}, /*every_n_iter=*/100);
+//       std::map<std::string, Output>{{"loss", loss}, {"step", step}}, options);
 //
 // TensorFlow: tf.train.LoggingTensorHook
 // (tensorflow/python/training/basic_session_run_hooks.py).
@@ -48,29 +50,41 @@
 
 namespace mts {
 
+/// When a LoggingTensorHook logs and how: TensorFlow's keyword arguments after `tensors`,
+/// with its defaults, and the clock. Valid settings: at_end alone, or exactly one of
+/// every_n_iter and every_n_secs (with or without at_end).
+struct LoggingTensorHookOptions {
+  /// Log every this many of the hook's own iterations (runs), starting with the first.
+  std::optional<int64_t> every_n_iter;
+  /// Or every this many seconds.
+  std::optional<double> every_n_secs;
+  /// Also log the values once more at End, with a run of their own.
+  bool at_end = false;
+  /// Makes the whole log line from the values, keyed by tag; empty: "tag = value, ..."
+  /// followed by the seconds since the previous line.
+  std::function<std::string(const std::map<std::string, Tensor>&)> formatter;
+  /// Where seconds are measured; null: RealClock().
+  Clock* clock = nullptr;
+};
+
 /// Logs tensor values every N iterations or seconds, and optionally at the end.
 class LoggingTensorHook : public SessionRunHook {
  public:
   /// Makes the whole log line from the values, keyed by tag.
   using Formatter = std::function<std::string(const std::map<std::string, Tensor>&)>;
 
-  /// Logs `tensors`, tag → tensor, in sorted tag order (a std::map's order, as TensorFlow
-  /// sorts a dict's keys). Valid settings: `at_end` alone, or exactly one of `every_n_iter`
-  /// and `every_n_secs` (with or without `at_end`). Seconds are measured on `clock`
-  /// (RealClock() if null).
+  /// TensorFlow's `LoggingTensorHook(tensors, every_n_iter=None, every_n_secs=None,
+  /// at_end=False, formatter=None)` with a dict: logs `tensors`, tag → tensor, in sorted tag
+  /// order (a std::map's order, as TensorFlow sorts a dict's keys), when `options` say.
   /// \throws ValueError "either at_end and/or exactly one of every_n_iter and every_n_secs
-  ///   must be provided." for any other setting; ValueError("invalid every_n_iter=<n>.")
-  ///   if `every_n_iter <= 0`.
+  ///   must be provided." for any other setting (the default options among them);
+  ///   ValueError("invalid every_n_iter=<n>.") if `every_n_iter <= 0`.
   LoggingTensorHook(const std::map<std::string, Output>& tensors,
-                    std::optional<int64_t> every_n_iter,
-                    std::optional<double> every_n_secs = std::nullopt, bool at_end = false,
-                    Formatter formatter = nullptr, Clock* clock = nullptr);
+                    LoggingTensorHookOptions options);
 
   /// Logs `tensors` in the order given, each tagged with its name ("loss:0"), as TensorFlow
   /// does for a list. Otherwise as above.
-  LoggingTensorHook(const std::vector<Output>& tensors, std::optional<int64_t> every_n_iter,
-                    std::optional<double> every_n_secs = std::nullopt, bool at_end = false,
-                    Formatter formatter = nullptr, Clock* clock = nullptr);
+  LoggingTensorHook(const std::vector<Output>& tensors, LoggingTensorHookOptions options);
 
   /// Resets the iteration count and the timer, so the next run logs.
   void Begin() override;

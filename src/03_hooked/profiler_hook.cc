@@ -9,14 +9,12 @@
 
 namespace mts {
 
-ProfilerHook::ProfilerHook(std::optional<int64_t> save_steps, std::optional<double> save_secs,
-                           std::string output_dir, bool show_dataflow, bool show_memory,
-                           Clock* clock, FileSystem* fs)
-    : output_dir_(std::move(output_dir)),
-      show_dataflow_(show_dataflow),
-      show_memory_(show_memory),
-      fs_(fs != nullptr ? fs : DefaultFileSystem()),
-      timer_(save_secs, save_steps, clock) {}
+ProfilerHook::ProfilerHook(ProfilerHookOptions options)
+    : output_dir_(std::move(options.output_dir)),
+      show_dataflow_(options.show_dataflow),
+      show_memory_(options.show_memory),
+      fs_(options.fs != nullptr ? options.fs : DefaultFileSystem()),
+      timer_(options.save_secs, options.save_steps, options.clock) {}
 
 void ProfilerHook::Begin() {
   next_step_.reset();

@@ -25,7 +25,10 @@
 // Thread safety: one thread calls a hook.
 //
 // Example:
-//   auto profiler = std::make_shared<ProfilerHook>(/*save_steps=*/100, std::nullopt, "/tmp/run");
+//   ProfilerHookOptions options;
+//   options.save_steps = 100;
+//   options.output_dir = "/tmp/run";
+//   auto profiler = std::make_shared<ProfilerHook>(options);
 //   HookedSession session(std::move(raw), {profiler});   // then open timeline-100.json
 //                                                        // in ui.perfetto.dev
 //
@@ -44,19 +47,36 @@
 
 namespace mts {
 
+/// What a ProfilerHook traces, how often and where it writes: TensorFlow's keyword
+/// arguments, with its defaults, and the seams. Exactly one of save_steps and save_secs must
+/// be set.
+struct ProfilerHookOptions {
+  /// Trace one run every this many global steps.
+  std::optional<int64_t> save_steps;
+  /// Or every this many seconds.
+  std::optional<double> save_secs;
+  /// Where the timeline-<step>.json files go, created when the first is written; "": the
+  /// working directory.
+  std::string output_dir;
+  /// Draw tensor arrows between ops.
+  bool show_dataflow = true;
+  /// Accepted for TensorFlow's sake; adds nothing in mts (see timeline.h).
+  bool show_memory = false;
+  /// Where save_secs are measured; null: RealClock().
+  Clock* clock = nullptr;
+  /// Where the files are written; null: DefaultFileSystem().
+  FileSystem* fs = nullptr;
+};
+
 /// Saves a Chrome trace of one run every `save_steps` steps or `save_secs` seconds.
 class ProfilerHook : public SessionRunHook {
  public:
   /// TensorFlow's `ProfilerHook(save_steps=None, save_secs=None, output_dir='',
-  /// show_dataflow=True, show_memory=False)`: exactly one of `save_steps` and `save_secs`.
-  /// Files go to `output_dir` (created when the first is written; "" is the working
-  /// directory) through `fs`; seconds are measured on `clock` (null: DefaultFileSystem(),
-  /// RealClock()). `show_dataflow` draws tensor arrows between ops; `show_memory` adds
-  /// nothing in mts (see timeline.h).
-  /// \throws ValueError as SecondOrStepTimer's constructor, with its messages.
-  ProfilerHook(std::optional<int64_t> save_steps, std::optional<double> save_secs,
-               std::string output_dir = "", bool show_dataflow = true,
-               bool show_memory = false, Clock* clock = nullptr, FileSystem* fs = nullptr);
+  /// show_dataflow=True, show_memory=False)`: the keyword arguments are the fields of
+  /// `options`.
+  /// \throws ValueError as SecondOrStepTimer's constructor, with its messages, unless
+  ///   exactly one of save_steps and save_secs is set.
+  explicit ProfilerHook(ProfilerHookOptions options);
 
   /// Finds (or makes) the global step's read tensor; forgets next_step.
   /// \throws RuntimeError "Global step should be created to use ProfilerHook." if the graph

@@ -40,20 +40,18 @@ std::string FormatRate(double rate) {
 
 }  // namespace
 
-ProgressBarHook::ProgressBarHook(std::optional<int64_t> num_steps,
-                                 std::optional<int64_t> last_step, std::ostream& out,
-                                 Clock* clock, std::optional<bool> is_terminal)
-    : num_steps_(num_steps),
-      last_step_(last_step),
-      out_(out),
-      clock_(clock != nullptr ? clock : RealClock()),
-      is_terminal_(is_terminal.value_or(DetectTerminal(out))),
+ProgressBarHook::ProgressBarHook(ProgressBarHookOptions options)
+    : num_steps_(options.num_steps),
+      last_step_(options.last_step),
+      out_(options.out != nullptr ? *options.out : std::cerr),
+      clock_(options.clock != nullptr ? options.clock : RealClock()),
+      is_terminal_(options.is_terminal.value_or(DetectTerminal(out_))),
       timer_(SecondOrStepTimer::EverySecs(is_terminal_ ? kTerminalRefreshSecs : kPlainEverySecs,
                                           clock_)) {
-  if (!num_steps && !last_step) {
+  if (!options.num_steps && !options.last_step) {
     throw ValueError("One of num_steps or last_step must be specified.");
   }
-  if (num_steps && last_step) {
+  if (options.num_steps && options.last_step) {
     throw ValueError("Only one of num_steps or last_step can be specified.");
   }
 }

@@ -31,7 +31,9 @@
 // Thread safety: one thread calls a hook; nothing else may write to the stream meanwhile.
 //
 // Example:
-//   hooks.push_back(std::make_shared<ProgressBarHook>(std::nullopt, /*last_step=*/10000));
+//   ProgressBarHookOptions options;
+//   options.last_step = 10000;
+//   hooks.push_back(std::make_shared<ProgressBarHook>(options));
 //
 // TensorFlow: none; its closest relatives are LoggingTensorHook and StepCounterHook
 // (tensorflow/python/training/basic_session_run_hooks.py).
@@ -49,6 +51,22 @@
 
 namespace mts {
 
+/// What a ProgressBarHook counts towards and where it draws. Exactly one of num_steps and
+/// last_step must be set, as for StopAtStepHook.
+struct ProgressBarHookOptions {
+  /// Count towards this many steps more than the first session's step.
+  std::optional<int64_t> num_steps;
+  /// Or towards this global step.
+  std::optional<int64_t> last_step;
+  /// Where to draw; null: std::cerr.
+  std::ostream* out = &std::cerr;
+  /// Where time comes from; null: RealClock().
+  Clock* clock = nullptr;
+  /// Whether `out` is a terminal; unset: detected (std::cerr/std::clog or std::cout on a
+  /// tty are, any other stream is not).
+  std::optional<bool> is_terminal;
+};
+
 /// Draws training progress (step, steps/sec, ETA) to a stream.
 class ProgressBarHook : public SessionRunHook {
  public:
@@ -57,14 +75,11 @@ class ProgressBarHook : public SessionRunHook {
   /// How often a plain line is written when the output is not a terminal.
   static constexpr double kPlainEverySecs = 10.0;
 
-  /// Reports progress towards `last_step`, or towards `num_steps` more than the first
-  /// session's step (exactly one is given), on `out`. Time comes from `clock` (RealClock()
-  /// if null). `is_terminal` says whether `out` is a terminal; by default it is detected:
-  /// std::cerr/std::clog or std::cout on a tty are, any other stream is not.
-  /// \throws ValueError as StopAtStepHook's constructor does, with the same messages.
-  ProgressBarHook(std::optional<int64_t> num_steps, std::optional<int64_t> last_step,
-                  std::ostream& out = std::cerr, Clock* clock = nullptr,
-                  std::optional<bool> is_terminal = std::nullopt);
+  /// Reports progress towards `options.last_step`, or towards `options.num_steps` more than
+  /// the first session's step, on `options.out`.
+  /// \throws ValueError as StopAtStepHook's constructor does, with the same messages, unless
+  ///   exactly one of num_steps and last_step is set.
+  explicit ProgressBarHook(ProgressBarHookOptions options);
 
   /// Finds (or makes) the global step's read tensor.
   /// \throws RuntimeError "Global step should be created to use ProgressBarHook." if the

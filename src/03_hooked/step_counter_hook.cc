@@ -27,12 +27,10 @@ SecondOrStepTimer MakeTimer(std::optional<int64_t> every_n_steps,
 
 }  // namespace
 
-StepCounterHook::StepCounterHook(std::optional<int64_t> every_n_steps,
-                                 std::optional<double> every_n_secs, std::string output_dir,
-                                 std::shared_ptr<FileWriter> summary_writer, Clock* clock)
-    : timer_(MakeTimer(every_n_steps, every_n_secs, clock)),
-      output_dir_(std::move(output_dir)),
-      summary_writer_(std::move(summary_writer)) {}
+StepCounterHook::StepCounterHook(StepCounterHookOptions options)
+    : timer_(MakeTimer(options.every_n_steps, options.every_n_secs, options.clock)),
+      output_dir_(std::move(options.output_dir)),
+      summary_writer_(std::move(options.summary_writer)) {}
 
 void StepCounterHook::Begin() {
   if (summary_writer_ == nullptr && !output_dir_.empty()) {

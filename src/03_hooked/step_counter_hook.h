@@ -25,8 +25,9 @@
 // Thread safety: one thread calls a hook.
 //
 // Example:
-//   auto counter = std::make_shared<StepCounterHook>(/*every_n_steps=*/100, std::nullopt,
-//                                                    "/tmp/run");
+//   StepCounterHookOptions options;          // every_n_steps = 100 by default
+//   options.output_dir = "/tmp/run";
+//   auto counter = std::make_shared<StepCounterHook>(options);
 //   HookedSession session(std::move(raw), {counter});
 //
 // TensorFlow: tf.train.StepCounterHook (tensorflow/python/training/basic_session_run_hooks.py).
@@ -45,6 +46,23 @@
 
 namespace mts {
 
+/// How often a StepCounterHook measures and where it writes: TensorFlow's keyword
+/// arguments, with its defaults, and the clock. Exactly one of every_n_steps and
+/// every_n_secs must be set: to count by seconds, reset every_n_steps.
+struct StepCounterHookOptions {
+  /// Measure every this many global steps.
+  std::optional<int64_t> every_n_steps = 100;
+  /// Or every this many seconds.
+  std::optional<double> every_n_secs;
+  /// Write the rate to the SummaryWriterCache writer of this directory, unless
+  /// summary_writer is given; empty with no writer: the rate is only logged.
+  std::string output_dir;
+  /// The writer to use; null: output_dir's.
+  std::shared_ptr<FileWriter> summary_writer;
+  /// Where seconds are measured; null: RealClock().
+  Clock* clock = nullptr;
+};
+
 /// Records global steps per second every N steps or seconds.
 class StepCounterHook : public SessionRunHook {
  public:
@@ -52,16 +70,10 @@ class StepCounterHook : public SessionRunHook {
   static constexpr int kMaxNotIncreasingWarnings = 5;
 
   /// TensorFlow's `StepCounterHook(every_n_steps=100, every_n_secs=None, output_dir=None,
-  /// summary_writer=None)`: exactly one of `every_n_steps` and `every_n_secs` (to count by
-  /// seconds, pass std::nullopt steps). The rate is written to `summary_writer`, else to the
-  /// SummaryWriterCache writer of `output_dir` if it is not empty, else only logged.
-  /// Seconds are measured on `clock` (RealClock() if null).
+  /// summary_writer=None)`: the keyword arguments are the fields of `options`;
+  /// `StepCounterHook()` logs the rate every 100 steps.
   /// \throws ValueError "exactly one of every_n_steps and every_n_secs should be provided."
-  StepCounterHook(std::optional<int64_t> every_n_steps = 100,
-                  std::optional<double> every_n_secs = std::nullopt,
-                  std::string output_dir = "",
-                  std::shared_ptr<FileWriter> summary_writer = nullptr,
-                  Clock* clock = nullptr);
+  explicit StepCounterHook(StepCounterHookOptions options = {});
 
   /// Gets output_dir's writer if none was given; finds (or makes) the global step's read
   /// tensor; names the tag after the global step.

@@ -23,16 +23,13 @@ SecondOrStepTimer MakeTimer(bool has_scaffold, bool has_summary_op,
 
 }  // namespace
 
-SummarySaverHook::SummarySaverHook(std::optional<int64_t> save_steps,
-                                   std::optional<double> save_secs, std::string output_dir,
-                                   std::shared_ptr<FileWriter> summary_writer,
-                                   std::shared_ptr<const Scaffold> scaffold,
-                                   std::vector<Output> summary_op, Clock* clock)
-    : timer_(MakeTimer(scaffold != nullptr, !summary_op.empty(), save_steps, save_secs, clock)),
-      output_dir_(std::move(output_dir)),
-      summary_writer_(std::move(summary_writer)),
-      scaffold_(std::move(scaffold)),
-      summary_op_(std::move(summary_op)) {}
+SummarySaverHook::SummarySaverHook(SummarySaverHookOptions options)
+    : timer_(MakeTimer(options.scaffold != nullptr, !options.summary_op.empty(),
+                       options.save_steps, options.save_secs, options.clock)),
+      output_dir_(std::move(options.output_dir)),
+      summary_writer_(std::move(options.summary_writer)),
+      scaffold_(std::move(options.scaffold)),
+      summary_op_(std::move(options.summary_op)) {}
 
 void SummarySaverHook::Begin() {
   if (summary_writer_ == nullptr && !output_dir_.empty()) {

@@ -33,9 +33,11 @@
 //
 // Example:
 //   ScalarSummary("loss", loss);
-//   auto summaries = std::make_shared<SummarySaverHook>(
-//       /*save_steps=*/100, std::nullopt, "/tmp/run", nullptr, nullptr,
-//       std::vector<Output>{*MergeAllSummaries()});
+//   SummarySaverHookOptions options;
+//   options.save_steps = 100;
+//   options.output_dir = "/tmp/run";
+//   options.summary_op = {*MergeAllSummaries()};
+//   auto summaries = std::make_shared<SummarySaverHook>(options);
 //
 // TensorFlow: tf.train.SummarySaverHook (tensorflow/python/training/basic_session_run_hooks.py).
 #ifndef MTS_SRC_03_HOOKED_SUMMARY_SAVER_HOOK_H_
@@ -56,22 +58,37 @@ namespace mts {
 
 class Scaffold;
 
+/// What a SummarySaverHook writes, where and how often: TensorFlow's keyword arguments,
+/// with its defaults, and the clock. Exactly one of save_steps and save_secs, and exactly
+/// one of scaffold and summary_op, must be set.
+struct SummarySaverHookOptions {
+  /// Write every this many global steps.
+  std::optional<int64_t> save_steps;
+  /// Or write every this many seconds.
+  std::optional<double> save_secs;
+  /// Write to the SummaryWriterCache writer of this directory, unless summary_writer is
+  /// given; empty with no writer: write nothing.
+  std::string output_dir;
+  /// The writer to use; null: output_dir's.
+  std::shared_ptr<FileWriter> summary_writer;
+  /// Whose summary op to run (read when the hook runs, once the scaffold is finalized).
+  std::shared_ptr<const Scaffold> scaffold;
+  /// Or the summary ops to run: string tensors of serialized Summaries; empty: not given.
+  std::vector<Output> summary_op;
+  /// Where save_secs are measured; null: RealClock().
+  Clock* clock = nullptr;
+};
+
 /// Writes the summary op's output every N steps or seconds, at the global step.
 class SummarySaverHook : public SessionRunHook {
  public:
   /// TensorFlow's `SummarySaverHook(save_steps=None, save_secs=None, output_dir=None,
-  /// summary_writer=None, scaffold=None, summary_op=None)`: exactly one of `save_steps` and
-  /// `save_secs` (seconds of `clock`, RealClock() if null); exactly one of `scaffold` and
-  /// `summary_op` (a list of string tensors of serialized Summaries; empty means not given).
-  /// Writes to `summary_writer`, else to the SummaryWriterCache writer of `output_dir` if it
-  /// is not empty.
+  /// summary_writer=None, scaffold=None, summary_op=None)`: the keyword arguments are the
+  /// fields of `options`.
   /// \throws ValueError "Exactly one of scaffold or summary_op must be provided.";
-  ///   ValueError as SecondOrStepTimer's constructor for the frequencies.
-  SummarySaverHook(std::optional<int64_t> save_steps, std::optional<double> save_secs,
-                   std::string output_dir = "",
-                   std::shared_ptr<FileWriter> summary_writer = nullptr,
-                   std::shared_ptr<const Scaffold> scaffold = nullptr,
-                   std::vector<Output> summary_op = {}, Clock* clock = nullptr);
+  ///   ValueError as SecondOrStepTimer's constructor for the frequencies (so the default
+  ///   options always throw, as TensorFlow's do).
+  explicit SummarySaverHook(SummarySaverHookOptions options);
 
   /// Gets output_dir's writer if none was given; finds (or makes) the global step's read
   /// tensor; forgets next_step, so the next run writes START and a summary.

@@ -58,21 +58,32 @@ MonitoredSession::Hooks TensorFlowsDefaultHooks(const MonitoredTrainingSessionOp
 
   hooks.insert(hooks.end(), options.chief_only_hooks.begin(), options.chief_only_hooks.end());
   if (!summary_dir.empty() && options.log_step_count_steps > 0) {
-    hooks.push_back(std::make_shared<StepCounterHook>(options.log_step_count_steps, std::nullopt,
-                                                      summary_dir, nullptr, options.clock));
+    StepCounterHookOptions counting;
+    counting.every_n_steps = options.log_step_count_steps;
+    counting.output_dir = summary_dir;
+    counting.clock = options.clock;
+    hooks.push_back(std::make_shared<StepCounterHook>(counting));
   }
   if (!summary_dir.empty() && (summary_steps || summary_secs)) {
     CheckNotBoth(summary_steps && summary_secs, "save_summaries_steps", "save_summaries_secs");
-    hooks.push_back(std::make_shared<SummarySaverHook>(summary_steps, summary_secs, summary_dir,
-                                                       nullptr, scaffold, std::vector<Output>{},
-                                                       options.clock));
+    SummarySaverHookOptions summaries;
+    summaries.save_steps = summary_steps;
+    summaries.save_secs = summary_secs;
+    summaries.output_dir = summary_dir;
+    summaries.scaffold = scaffold;
+    summaries.clock = options.clock;
+    hooks.push_back(std::make_shared<SummarySaverHook>(summaries));
   }
   if (!options.checkpoint_dir.empty() && (checkpoint_steps || checkpoint_secs)) {
     CheckNotBoth(checkpoint_steps && checkpoint_secs, "save_checkpoint_secs",
                  "save_checkpoint_steps");
-    hooks.push_back(std::make_shared<CheckpointSaverHook>(
-        options.checkpoint_dir, checkpoint_secs, checkpoint_steps, nullptr, "model.ckpt", scaffold,
-        options.checkpoint_saver_listeners, options.clock));
+    CheckpointSaverHookOptions saving;
+    saving.save_secs = checkpoint_secs;
+    saving.save_steps = checkpoint_steps;
+    saving.scaffold = scaffold;
+    saving.listeners = options.checkpoint_saver_listeners;
+    saving.clock = options.clock;
+    hooks.push_back(std::make_shared<CheckpointSaverHook>(options.checkpoint_dir, saving));
   }
   hooks.insert(hooks.end(), options.hooks.begin(), options.hooks.end());
   return hooks;

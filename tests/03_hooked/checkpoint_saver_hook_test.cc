@@ -83,10 +83,10 @@ class CheckpointSaverHookTest : public ::testing::Test {
 
   // A hook saving every `save_steps` steps, journaling into journal_.
   std::shared_ptr<CheckpointSaverHook> StepsHook(int64_t save_steps) {
-    return std::make_shared<CheckpointSaverHook>(
-        dir_, std::nullopt, save_steps, nullptr, "model.ckpt", nullptr,
-        std::vector<std::shared_ptr<CheckpointSaverListener>>{
-            std::make_shared<JournalListener>("L", Prefix(), &journal_)});
+    CheckpointSaverHookOptions options;
+    options.save_steps = save_steps;
+    options.listeners = {std::make_shared<JournalListener>("L", Prefix(), &journal_)};
+    return std::make_shared<CheckpointSaverHook>(dir_, options);
   }
 
   HookTestHarness harness_;
@@ -98,22 +98,30 @@ class CheckpointSaverHookTest : public ::testing::Test {
 
 // The ValueErrors of the constructor: saver with scaffold, and the timer's.
 TEST_F(CheckpointSaverHookTest, RefusesInvalidSettings) {
-  auto scaffold = std::make_shared<Scaffold>();
+  CheckpointSaverHookOptions both_savers;
+  both_savers.save_steps = 1;
+  both_savers.saver = saver_;
+  both_savers.scaffold = std::make_shared<Scaffold>();
   try {
-    CheckpointSaverHook(dir_, std::nullopt, 1, saver_, "model.ckpt", scaffold);
+    CheckpointSaverHook(dir_, both_savers);
     FAIL() << "accepted saver and scaffold";
   } catch (const ValueError& e) {
     EXPECT_STREQ(e.what(), "You cannot provide both saver and scaffold.");
   }
-  EXPECT_THROW(CheckpointSaverHook(dir_, std::nullopt, std::nullopt), ValueError);
-  EXPECT_THROW(CheckpointSaverHook(dir_, 10.0, 5), ValueError);
+  EXPECT_THROW(CheckpointSaverHook(dir_, CheckpointSaverHookOptions{}), ValueError);
+  CheckpointSaverHookOptions both_frequencies;
+  both_frequencies.save_secs = 10.0;
+  both_frequencies.save_steps = 5;
+  EXPECT_THROW(CheckpointSaverHook(dir_, both_frequencies), ValueError);
 }
 
 // Without a global step, Begin refuses, naming the hook.
 TEST(CheckpointSaverHookBeginTest, NeedsAGlobalStep) {
   Graph g;
   DefaultGraphScope as_default(g);
-  CheckpointSaverHook hook(JoinPath(::testing::TempDir(), "no_step"), std::nullopt, 1);
+  CheckpointSaverHookOptions options;
+  options.save_steps = 1;
+  CheckpointSaverHook hook(JoinPath(::testing::TempDir(), "no_step"), options);
   try {
     hook.Begin();
     FAIL() << "Begin did not throw";
@@ -149,11 +157,11 @@ TEST_F(CheckpointSaverHookTest, EndSavesOnlyIfTheLastStepWasNotSaved) {
 // save_secs=10 on a FakeClock: creation at t=0 saves and starts the interval; the first run
 // ending at or after t=10 saves, and the interval restarts there.
 TEST_F(CheckpointSaverHookTest, SavesEveryNSeconds) {
-  auto hook = std::make_shared<CheckpointSaverHook>(
-      dir_, 10.0, std::nullopt, nullptr, "model.ckpt", nullptr,
-      std::vector<std::shared_ptr<CheckpointSaverListener>>{
-          std::make_shared<JournalListener>("L", Prefix(), &journal_)},
-      &clock_);
+  CheckpointSaverHookOptions options;
+  options.save_secs = 10.0;
+  options.listeners = {std::make_shared<JournalListener>("L", Prefix(), &journal_)};
+  options.clock = &clock_;
+  auto hook = std::make_shared<CheckpointSaverHook>(dir_, options);
   harness_.Start({hook});
   clock_.Advance(9 * kSecond);
   harness_.Step();  // t=9, step 1: not yet.
@@ -169,11 +177,11 @@ TEST_F(CheckpointSaverHookTest, SavesEveryNSeconds) {
 // (file not yet there) and AfterSave (file on disk), listener by listener; End with the
 // final step after the final save.
 TEST_F(CheckpointSaverHookTest, ListenersAreCalledAroundEachSaveInOrder) {
-  auto hook = std::make_shared<CheckpointSaverHook>(
-      dir_, std::nullopt, 2, nullptr, "model.ckpt", nullptr,
-      std::vector<std::shared_ptr<CheckpointSaverListener>>{
-          std::make_shared<JournalListener>("A", Prefix(), &journal_),
-          std::make_shared<JournalListener>("B", Prefix(), &journal_)});
+  CheckpointSaverHookOptions options;
+  options.save_steps = 2;
+  options.listeners = {std::make_shared<JournalListener>("A", Prefix(), &journal_),
+                       std::make_shared<JournalListener>("B", Prefix(), &journal_)};
+  auto hook = std::make_shared<CheckpointSaverHook>(dir_, options);
   harness_.Start({hook});
   harness_.Step();
   harness_.End();
@@ -189,11 +197,12 @@ TEST_F(CheckpointSaverHookTest, ListenersAreCalledAroundEachSaveInOrder) {
 // A listener whose AfterSave returns true stops training after the run that saved; the
 // other listeners still hear of that save. At creation there is no run to stop.
 TEST_F(CheckpointSaverHookTest, AfterSaveReturningTrueRequestsAStop) {
-  auto hook = std::make_shared<CheckpointSaverHook>(
-      dir_, std::nullopt, 1, nullptr, "model.ckpt", nullptr,
-      std::vector<std::shared_ptr<CheckpointSaverListener>>{
-          std::make_shared<JournalListener>("A", Prefix(), &journal_, /*stop_from=*/0),
-          std::make_shared<JournalListener>("B", Prefix(), &journal_)});
+  CheckpointSaverHookOptions options;
+  options.save_steps = 1;
+  options.listeners = {
+      std::make_shared<JournalListener>("A", Prefix(), &journal_, /*stop_from=*/0),
+      std::make_shared<JournalListener>("B", Prefix(), &journal_)};
+  auto hook = std::make_shared<CheckpointSaverHook>(dir_, options);
   harness_.Start({hook});
   EXPECT_FALSE(harness_.hooked().ShouldStop());  // Asked at step 0: ignored.
   EXPECT_EQ(harness_.RunUntilStop(), 1);
@@ -245,7 +254,11 @@ TEST_F(CheckpointSaverHookTest, LogsEachSave) {
 
 // checkpoint_basename names the files; the given Saver is used.
 TEST_F(CheckpointSaverHookTest, UsesTheGivenSaverAndBasename) {
-  auto hook = std::make_shared<CheckpointSaverHook>(dir_, std::nullopt, 1, saver_, "net");
+  CheckpointSaverHookOptions options;
+  options.save_steps = 1;
+  options.saver = saver_;
+  options.checkpoint_basename = "net";
+  auto hook = std::make_shared<CheckpointSaverHook>(dir_, options);
   harness_.Start({hook});
   harness_.Step();
   EXPECT_EQ(LatestCheckpoint(dir_), JoinPath(dir_, "net-1"));
@@ -258,8 +271,10 @@ TEST_F(CheckpointSaverHookTest, UsesTheScaffoldsSaver) {
   ScaffoldOptions options;
   options.saver = std::make_shared<Saver>(std::vector<Variable>{harness_.step()});
   auto scaffold = std::make_shared<Scaffold>(options);
-  auto hook = std::make_shared<CheckpointSaverHook>(dir_, std::nullopt, 1, nullptr,
-                                                    "model.ckpt", scaffold);
+  CheckpointSaverHookOptions saving;
+  saving.save_steps = 1;
+  saving.scaffold = scaffold;
+  auto hook = std::make_shared<CheckpointSaverHook>(dir_, saving);
   harness_.Start({hook});
   EXPECT_EQ(options.saver->last_checkpoints(), (std::vector<std::string>{Prefix() + "-0"}));
   EXPECT_TRUE(saver_->last_checkpoints().empty());
@@ -268,9 +283,11 @@ TEST_F(CheckpointSaverHookTest, UsesTheScaffoldsSaver) {
 // Without a Saver or Scaffold, the graph's savers collection must hold exactly one.
 TEST(CheckpointSaverHookLookupTest, NeedsExactlyOneSaverInTheGraph) {
   const std::string dir = JoinPath(::testing::TempDir(), "ckpt_lookup");
+  CheckpointSaverHookOptions every_step;  // No saver, no scaffold: the graph's.
+  every_step.save_steps = 1;
   {
     HookTestHarness harness;
-    auto hook = std::make_shared<CheckpointSaverHook>(dir, std::nullopt, 1);
+    auto hook = std::make_shared<CheckpointSaverHook>(dir, every_step);
     try {
       harness.Start({hook});
       FAIL() << "saved without a Saver";
@@ -282,7 +299,7 @@ TEST(CheckpointSaverHookLookupTest, NeedsExactlyOneSaverInTheGraph) {
     HookTestHarness harness;
     harness.graph().AddToCollection(GraphKeys::kSavers, std::make_shared<Saver>());
     harness.graph().AddToCollection(GraphKeys::kSavers, std::make_shared<Saver>());
-    auto hook = std::make_shared<CheckpointSaverHook>(dir, std::nullopt, 1);
+    auto hook = std::make_shared<CheckpointSaverHook>(dir, every_step);
     try {
       harness.Start({hook});
       FAIL() << "picked one of two Savers";

@@ -58,22 +58,30 @@ TEST_F(LoggingTensorHookTest, RefusesInvalidSettings) {
       {-2, std::nullopt, true, "invalid every_n_iter=-2."},
   };
   for (const Case& c : cases) {
+    LoggingTensorHookOptions options;
+    options.every_n_iter = c.every_n_iter;
+    options.every_n_secs = c.every_n_secs;
+    options.at_end = c.at_end;
     try {
-      LoggingTensorHook({c_}, c.every_n_iter, c.every_n_secs, c.at_end);
+      LoggingTensorHook({c_}, options);
       ADD_FAILURE() << "accepted: " << c.error;
     } catch (const ValueError& e) {
       EXPECT_EQ(e.what(), c.error);
     }
   }
-  EXPECT_NO_THROW(LoggingTensorHook({c_}, std::nullopt, std::nullopt, /*at_end=*/true));
+  LoggingTensorHookOptions at_end_alone;
+  at_end_alone.at_end = true;
+  EXPECT_NO_THROW(LoggingTensorHook({c_}, at_end_alone));
 }
 
 // every_n_iter: the first iteration logs, then every n-th; each later line has the seconds
 // since the previous one. Tags come in sorted order.
 TEST_F(LoggingTensorHookTest, LogsEveryNIterationsWithElapsedTime) {
+  LoggingTensorHookOptions options;
+  options.every_n_iter = 2;
+  options.clock = &clock_;
   harness_.Start({std::make_shared<LoggingTensorHook>(
-      std::map<std::string, Output>{{"step", read_}, {"c", c_}}, /*every_n_iter=*/2,
-      std::nullopt, false, nullptr, &clock_)});
+      std::map<std::string, Output>{{"step", read_}, {"c", c_}}, options)});
   Steps(5, /*millis_per_step=*/250);
   EXPECT_THAT(LoggedMessages(capture_),
               ElementsAre("c = 1.5, step = 0", "c = 1.5, step = 2 (0.500 sec)",
@@ -82,9 +90,11 @@ TEST_F(LoggingTensorHookTest, LogsEveryNIterationsWithElapsedTime) {
 
 // every_n_secs: a line once the interval has passed on the clock since the last one.
 TEST_F(LoggingTensorHookTest, LogsEveryNSecondsOfTheClock) {
+  LoggingTensorHookOptions options;
+  options.every_n_secs = 1.0;
+  options.clock = &clock_;
   harness_.Start({std::make_shared<LoggingTensorHook>(
-      std::map<std::string, Output>{{"step", read_}}, std::nullopt, /*every_n_secs=*/1.0,
-      false, nullptr, &clock_)});
+      std::map<std::string, Output>{{"step", read_}}, options)});
   Steps(7, /*millis_per_step=*/400);  // Runs at t = 0, 0.4, ..., 2.4 s.
   EXPECT_THAT(LoggedMessages(capture_),
               ElementsAre("step = 0", "step = 3 (1.200 sec)", "step = 6 (1.200 sec)"));
@@ -93,9 +103,11 @@ TEST_F(LoggingTensorHookTest, LogsEveryNSecondsOfTheClock) {
 // The hook counts its own iterations, not the global step: a session restored at step 100
 // logs at its first run and every n-th after, whatever the step's value.
 TEST_F(LoggingTensorHookTest, CountsLocalIterationsNotTheGlobalStep) {
+  LoggingTensorHookOptions options;
+  options.every_n_iter = 3;
+  options.clock = &clock_;
   harness_.Start({std::make_shared<LoggingTensorHook>(
-                     std::map<std::string, Output>{{"step", read_}}, /*every_n_iter=*/3,
-                     std::nullopt, false, nullptr, &clock_)},
+                     std::map<std::string, Output>{{"step", read_}}, options)},
                  /*initial_step=*/100);
   Steps(4);
   EXPECT_THAT(LoggedMessages(capture_), ElementsAre("step = 100", "step = 103 (0.000 sec)"));
@@ -103,8 +115,9 @@ TEST_F(LoggingTensorHookTest, CountsLocalIterationsNotTheGlobalStep) {
 
 // Given a list, the hook keeps its order and tags each tensor with its name.
 TEST_F(LoggingTensorHookTest, ListOfTensorsIsTaggedByNameInOrder) {
-  harness_.Start({std::make_shared<LoggingTensorHook>(std::vector<Output>{read_, c_},
-                                                      /*every_n_iter=*/10)});
+  LoggingTensorHookOptions options;
+  options.every_n_iter = 10;
+  harness_.Start({std::make_shared<LoggingTensorHook>(std::vector<Output>{read_, c_}, options)});
   Steps(1);
   EXPECT_THAT(LoggedMessages(capture_), ElementsAre("global_step/hook_read:0 = 0, c:0 = 1.5"));
 }
@@ -114,18 +127,23 @@ TEST_F(LoggingTensorHookTest, FormatterMakesTheWholeLine) {
   auto format = [](const std::map<std::string, Tensor>& values) {
     return "at step " + values.at("step").ToString() + " c is " + values.at("c").ToString();
   };
+  LoggingTensorHookOptions options;
+  options.every_n_iter = 1;
+  options.formatter = format;
+  options.clock = &clock_;
   harness_.Start({std::make_shared<LoggingTensorHook>(
-      std::map<std::string, Output>{{"step", read_}, {"c", c_}}, /*every_n_iter=*/1,
-      std::nullopt, false, format, &clock_)});
+      std::map<std::string, Output>{{"step", read_}, {"c", c_}}, options)});
   Steps(2, /*millis_per_step=*/100);
   EXPECT_THAT(LoggedMessages(capture_), ElementsAre("at step 0 c is 1.5", "at step 1 c is 1.5"));
 }
 
 // at_end alone: nothing while training, one line at End with a fresh read, no elapsed part.
 TEST_F(LoggingTensorHookTest, AtEndAloneLogsOnlyAtEnd) {
+  LoggingTensorHookOptions options;
+  options.at_end = true;
+  options.clock = &clock_;
   harness_.Start({std::make_shared<LoggingTensorHook>(
-      std::map<std::string, Output>{{"step", read_}}, std::nullopt, std::nullopt,
-      /*at_end=*/true, nullptr, &clock_)});
+      std::map<std::string, Output>{{"step", read_}}, options)});
   Steps(3, /*millis_per_step=*/500);
   EXPECT_THAT(LoggedMessages(capture_), IsEmpty());
   harness_.End();
@@ -134,9 +152,12 @@ TEST_F(LoggingTensorHookTest, AtEndAloneLogsOnlyAtEnd) {
 
 // at_end with a frequency: the End line counts as a trigger, so it has the elapsed time too.
 TEST_F(LoggingTensorHookTest, AtEndWithAFrequencyAddsAFinalLine) {
+  LoggingTensorHookOptions options;
+  options.every_n_iter = 10;
+  options.at_end = true;
+  options.clock = &clock_;
   harness_.Start({std::make_shared<LoggingTensorHook>(
-      std::map<std::string, Output>{{"step", read_}}, /*every_n_iter=*/10, std::nullopt,
-      /*at_end=*/true, nullptr, &clock_)});
+      std::map<std::string, Output>{{"step", read_}}, options)});
   Steps(2, /*millis_per_step=*/500);
   harness_.End();
   EXPECT_THAT(LoggedMessages(capture_), ElementsAre("step = 0", "step = 2 (1.000 sec)"));
@@ -144,9 +165,11 @@ TEST_F(LoggingTensorHookTest, AtEndWithAFrequencyAddsAFinalLine) {
 
 // Begin starts the count again: a hook reused in a new MonitoredSession logs at once.
 TEST_F(LoggingTensorHookTest, BeginRestartsTheCount) {
+  LoggingTensorHookOptions options;
+  options.every_n_iter = 5;
+  options.clock = &clock_;
   auto hook = std::make_shared<LoggingTensorHook>(std::map<std::string, Output>{{"step", read_}},
-                                                  /*every_n_iter=*/5, std::nullopt, false,
-                                                  nullptr, &clock_);
+                                                  options);
   harness_.Start({hook});
   Steps(2);
   hook->Begin();

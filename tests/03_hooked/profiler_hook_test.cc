@@ -59,15 +59,22 @@ class ProfilerHookTest : public ::testing::Test {
 
 // Exactly one of save_steps and save_secs, with SecondOrStepTimer's messages.
 TEST_F(ProfilerHookTest, NeedsExactlyOneFrequency) {
-  EXPECT_THROW(ProfilerHook(std::nullopt, std::nullopt, dir_), ValueError);
-  EXPECT_THROW(ProfilerHook(2, 1.0, dir_), ValueError);
+  ProfilerHookOptions neither;
+  neither.output_dir = dir_;
+  EXPECT_THROW(ProfilerHook{neither}, ValueError);
+  ProfilerHookOptions both = neither;
+  both.save_steps = 2;
+  both.save_secs = 1.0;
+  EXPECT_THROW(ProfilerHook{both}, ValueError);
 }
 
 // Without a global step, Begin refuses, naming the hook.
 TEST(ProfilerHookBeginTest, NeedsAGlobalStep) {
   Graph g;
   DefaultGraphScope as_default(g);
-  ProfilerHook hook(1, std::nullopt);
+  ProfilerHookOptions options;
+  options.save_steps = 1;
+  ProfilerHook hook(options);
   try {
     hook.Begin();
     FAIL() << "Begin did not throw";
@@ -79,7 +86,10 @@ TEST(ProfilerHookBeginTest, NeedsAGlobalStep) {
 // save_steps=2 from step 0: the first run only arms the timer, then every second run is
 // traced and named after the step it ended at: timeline-2, -4, -6.
 TEST_F(ProfilerHookTest, TracesEveryNStepsButNeverTheFirstRun) {
-  auto hook = std::make_shared<ProfilerHook>(2, std::nullopt, dir_);
+  ProfilerHookOptions options;
+  options.save_steps = 2;
+  options.output_dir = dir_;
+  auto hook = std::make_shared<ProfilerHook>(options);
   harness_.Start({hook, recorder_});
   ScopedLogCapture capture;
   for (int i = 0; i < 7; ++i) harness_.Step();
@@ -93,7 +103,10 @@ TEST_F(ProfilerHookTest, TracesEveryNStepsButNeverTheFirstRun) {
 // The steps count from the first session's step: restored at 10 with save_steps=5, the
 // first trace is of the run that ends at 15.
 TEST_F(ProfilerHookTest, CountsFromTheStepOfTheFirstRun) {
-  auto hook = std::make_shared<ProfilerHook>(5, std::nullopt, dir_);
+  ProfilerHookOptions options;
+  options.save_steps = 5;
+  options.output_dir = dir_;
+  auto hook = std::make_shared<ProfilerHook>(options);
   harness_.Start({hook}, /*initial_step=*/10);
   for (int i = 0; i < 11; ++i) harness_.Step();  // Ends at step 21.
   EXPECT_EQ(TimelineSteps(30), (std::vector<int64_t>{15, 20}));
@@ -102,7 +115,11 @@ TEST_F(ProfilerHookTest, CountsFromTheStepOfTheFirstRun) {
 // save_secs=10 on a FakeClock: the first run (t=0) arms; the run that starts once 10 s have
 // passed is traced, and the interval restarts from it.
 TEST_F(ProfilerHookTest, TracesEveryNSeconds) {
-  auto hook = std::make_shared<ProfilerHook>(std::nullopt, 10.0, dir_, true, false, &clock_);
+  ProfilerHookOptions options;
+  options.save_secs = 10.0;
+  options.output_dir = dir_;
+  options.clock = &clock_;
+  auto hook = std::make_shared<ProfilerHook>(options);
   harness_.Start({hook, recorder_});
   harness_.Step();              // t=0: arms the timer; step 1.
   clock_.Advance(6 * kSecond);
@@ -120,7 +137,10 @@ TEST_F(ProfilerHookTest, TracesEveryNSeconds) {
 // The file is valid JSON (checked by a strict parser), loadable as a Chrome trace: one
 // complete event per op the traced run executed, in order, and the process lane's name.
 TEST_F(ProfilerHookTest, FileIsAChromeTraceOfTheTracedRun) {
-  auto hook = std::make_shared<ProfilerHook>(1, std::nullopt, dir_);
+  ProfilerHookOptions options;
+  options.save_steps = 1;
+  options.output_dir = dir_;
+  auto hook = std::make_shared<ProfilerHook>(options);
   harness_.Start({hook, recorder_});
   harness_.Step();
   harness_.Step();  // Traced: ends at step 2.
@@ -146,9 +166,14 @@ TEST_F(ProfilerHookTest, FileIsAChromeTraceOfTheTracedRun) {
 
 // show_dataflow (the default) adds arrows; without it there are none.
 TEST_F(ProfilerHookTest, ShowDataflowControlsTheArrows) {
-  auto with = std::make_shared<ProfilerHook>(1, std::nullopt, JoinPath(dir_, "with"));
-  auto without =
-      std::make_shared<ProfilerHook>(1, std::nullopt, JoinPath(dir_, "without"), false);
+  ProfilerHookOptions with_dataflow;
+  with_dataflow.save_steps = 1;
+  with_dataflow.output_dir = JoinPath(dir_, "with");
+  ProfilerHookOptions without_dataflow = with_dataflow;
+  without_dataflow.output_dir = JoinPath(dir_, "without");
+  without_dataflow.show_dataflow = false;
+  auto with = std::make_shared<ProfilerHook>(with_dataflow);
+  auto without = std::make_shared<ProfilerHook>(without_dataflow);
   harness_.Start({with, without});
   harness_.Step();
   harness_.Step();

@@ -33,8 +33,12 @@ class ProgressBarHookTest : public ::testing::Test {
 // On a terminal each draw starts with '\r' and overwrites the line; the rate and ETA appear
 // once time has passed; End ends the line with a newline.
 TEST_F(ProgressBarHookTest, TerminalRedrawsOneLineInPlace) {
-  harness_.Start({std::make_shared<ProgressBarHook>(std::nullopt, /*last_step=*/10, out_,
-                                                    &clock_, /*is_terminal=*/true)});
+  ProgressBarHookOptions options;
+  options.last_step = 10;
+  options.out = &out_;
+  options.clock = &clock_;
+  options.is_terminal = true;
+  harness_.Start({std::make_shared<ProgressBarHook>(options)});
   Steps(3, /*millis_per_step=*/500);  // Draws after steps 1, 2 and 3, at t = 0, 0.5, 1.0 s.
   harness_.End();                     // At t = 1.5 s.
   EXPECT_EQ(out_.str(),
@@ -46,7 +50,12 @@ TEST_F(ProgressBarHookTest, TerminalRedrawsOneLineInPlace) {
 
 // A terminal bar is redrawn at most every kTerminalRefreshSecs, however fast the steps.
 TEST_F(ProgressBarHookTest, TerminalRedrawsAreThrottled) {
-  harness_.Start({std::make_shared<ProgressBarHook>(std::nullopt, 1000, out_, &clock_, true)});
+  ProgressBarHookOptions options;
+  options.last_step = 1000;
+  options.out = &out_;
+  options.clock = &clock_;
+  options.is_terminal = true;
+  harness_.Start({std::make_shared<ProgressBarHook>(options)});
   Steps(50, /*millis_per_step=*/10);  // Runs at t = 0 ... 0.49 s: draws at 0, 0.1, ... 0.4 s.
   const std::string s = out_.str();
   EXPECT_EQ(std::count(s.begin(), s.end(), '\r'), 5);
@@ -55,7 +64,12 @@ TEST_F(ProgressBarHookTest, TerminalRedrawsAreThrottled) {
 // A shorter bar is padded with spaces, so nothing of the longer one before it shows. (A new
 // session restarts the rate, so its first bar has no rate and no ETA.)
 TEST_F(ProgressBarHookTest, TerminalBlanksWhatAShorterLineLeaves) {
-  harness_.Start({std::make_shared<ProgressBarHook>(std::nullopt, 10, out_, &clock_, true)});
+  ProgressBarHookOptions options;
+  options.last_step = 10;
+  options.out = &out_;
+  options.clock = &clock_;
+  options.is_terminal = true;
+  harness_.Start({std::make_shared<ProgressBarHook>(options)});
   Steps(2, /*millis_per_step=*/500);
   harness_.Recreate(/*initial_step=*/0);
   Steps(1, 0);
@@ -66,7 +80,12 @@ TEST_F(ProgressBarHookTest, TerminalBlanksWhatAShorterLineLeaves) {
 
 // Not a terminal: a plain line every kPlainEverySecs, no carriage returns, and a last line.
 TEST_F(ProgressBarHookTest, NonTerminalWritesPlainPeriodicLines) {
-  harness_.Start({std::make_shared<ProgressBarHook>(std::nullopt, 100, out_, &clock_, false)});
+  ProgressBarHookOptions options;
+  options.last_step = 100;
+  options.out = &out_;
+  options.clock = &clock_;
+  options.is_terminal = false;
+  harness_.Start({std::make_shared<ProgressBarHook>(options)});
   Steps(8, /*millis_per_step=*/4000);  // Lines after steps 1 (t = 0), 4 (t = 12 s), 7 (24 s).
   harness_.End();                      // t = 32 s, step 8.
   EXPECT_EQ(out_.str(),
@@ -78,15 +97,21 @@ TEST_F(ProgressBarHookTest, NonTerminalWritesPlainPeriodicLines) {
 
 // Left to itself, the hook treats any stream but the standard ones as not a terminal.
 TEST_F(ProgressBarHookTest, DetectsThatAStringStreamIsNotATerminal) {
-  ProgressBarHook hook(std::nullopt, 10, out_);
+  ProgressBarHookOptions options;
+  options.last_step = 10;
+  options.out = &out_;
+  ProgressBarHook hook(options);
   EXPECT_FALSE(hook.is_terminal());
 }
 
 // num_steps counts from the first session's step; the rate counts from that step too.
 TEST_F(ProgressBarHookTest, NumStepsCountsFromTheFirstSessionsStep) {
-  harness_.Start({std::make_shared<ProgressBarHook>(/*num_steps=*/10, std::nullopt, out_,
-                                                    &clock_, false)},
-                 /*initial_step=*/5);
+  ProgressBarHookOptions options;
+  options.num_steps = 10;
+  options.out = &out_;
+  options.clock = &clock_;
+  options.is_terminal = false;
+  harness_.Start({std::make_shared<ProgressBarHook>(options)}, /*initial_step=*/5);
   clock_.Advance(2000 * kMillisecond);
   Steps(1, 0);
   EXPECT_EQ(out_.str(), "step 6/15 (40%), 0.50 steps/s, ETA 0:00:18\n");
@@ -94,8 +119,13 @@ TEST_F(ProgressBarHookTest, NumStepsCountsFromTheFirstSessionsStep) {
 
 // Exactly one of num_steps and last_step, as for StopAtStepHook.
 TEST_F(ProgressBarHookTest, NeedsExactlyOneOfNumStepsAndLastStep) {
-  EXPECT_THROW(ProgressBarHook(std::nullopt, std::nullopt, out_), ValueError);
-  EXPECT_THROW(ProgressBarHook(1, 2, out_), ValueError);
+  ProgressBarHookOptions neither;
+  neither.out = &out_;
+  EXPECT_THROW(ProgressBarHook{neither}, ValueError);
+  ProgressBarHookOptions both = neither;
+  both.num_steps = 1;
+  both.last_step = 2;
+  EXPECT_THROW(ProgressBarHook{both}, ValueError);
 }
 
 }  // namespace

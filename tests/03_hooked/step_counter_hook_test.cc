@@ -51,8 +51,11 @@ class StepCounterHookTest : public ::testing::Test {
 TEST_F(StepCounterHookTest, NeedsExactlyOneFrequency) {
   for (auto [steps, secs] : {std::pair<std::optional<int64_t>, std::optional<double>>{10, 1.0},
                              {std::nullopt, std::nullopt}}) {
+    StepCounterHookOptions options;
+    options.every_n_steps = steps;
+    options.every_n_secs = secs;
     try {
-      StepCounterHook(steps, secs);
+      StepCounterHook{options};
       ADD_FAILURE() << "accepted";
     } catch (const ValueError& e) {
       EXPECT_STREQ(e.what(), "exactly one of every_n_steps and every_n_secs should be provided.");
@@ -78,7 +81,11 @@ TEST(StepCounterHookBeginTest, NeedsAGlobalStep) {
 // measurement; the run ending at step 11, 1 s later, records 10 steps / 1 s; then 50 ms per
 // step makes step 21 record 20.
 TEST_F(StepCounterHookTest, RecordsTheRateEveryNSteps) {
-  auto hook = std::make_shared<StepCounterHook>(10, std::nullopt, dir_, nullptr, &clock_);
+  StepCounterHookOptions options;
+  options.every_n_steps = 10;
+  options.output_dir = dir_;
+  options.clock = &clock_;
+  auto hook = std::make_shared<StepCounterHook>(options);
   harness_.Start({hook});
   EXPECT_EQ(hook->summary_tag(), "global_step/sec");
   ScopedLogCapture capture;
@@ -97,7 +104,12 @@ TEST_F(StepCounterHookTest, RecordsTheRateEveryNSteps) {
 // every_n_secs=2 with 500 ms per step: armed by the first run (step 1), the run 2 s later
 // (step 5) records 4 steps / 2 s.
 TEST_F(StepCounterHookTest, RecordsTheRateEveryNSeconds) {
-  auto hook = std::make_shared<StepCounterHook>(std::nullopt, 2.0, dir_, nullptr, &clock_);
+  StepCounterHookOptions options;
+  options.every_n_steps = std::nullopt;
+  options.every_n_secs = 2.0;
+  options.output_dir = dir_;
+  options.clock = &clock_;
+  auto hook = std::make_shared<StepCounterHook>(options);
   harness_.Start({hook});
   Steps(5, 500);
   const std::vector<ScalarValue> scalars = Scalars();
@@ -110,7 +122,11 @@ TEST_F(StepCounterHookTest, RecordsTheRateEveryNSeconds) {
 // logged as %g prints it.
 TEST_F(StepCounterHookTest, WritesToTheGivenWriter) {
   auto writer = std::make_shared<FileWriter>(JoinPath(dir_, "given"));
-  auto hook = std::make_shared<StepCounterHook>(3, std::nullopt, "", writer, &clock_);
+  StepCounterHookOptions options;
+  options.every_n_steps = 3;
+  options.summary_writer = writer;
+  options.clock = &clock_;
+  auto hook = std::make_shared<StepCounterHook>(options);
   harness_.Start({hook});
   ScopedLogCapture capture;
   Steps(4, 400);  // 3 steps in 1.2 s.
@@ -124,7 +140,10 @@ TEST_F(StepCounterHookTest, WritesToTheGivenWriter) {
 
 // Without a writer or output_dir the rate is only logged.
 TEST_F(StepCounterHookTest, WithoutAWriterOnlyLogs) {
-  auto hook = std::make_shared<StepCounterHook>(2, std::nullopt, "", nullptr, &clock_);
+  StepCounterHookOptions options;
+  options.every_n_steps = 2;
+  options.clock = &clock_;
+  auto hook = std::make_shared<StepCounterHook>(options);
   harness_.Start({hook});
   ScopedLogCapture capture;
   Steps(3, 250);
@@ -135,7 +154,11 @@ TEST_F(StepCounterHookTest, WithoutAWriterOnlyLogs) {
 // The rate is measured at the real step: runs that did not train make the stale guess say
 // "due", but the real step is not, so nothing is recorded until training reaches it.
 TEST_F(StepCounterHookTest, MeasuresAtTheRealStep) {
-  auto hook = std::make_shared<StepCounterHook>(2, std::nullopt, dir_, nullptr, &clock_);
+  StepCounterHookOptions options;
+  options.every_n_steps = 2;
+  options.output_dir = dir_;
+  options.clock = &clock_;
+  auto hook = std::make_shared<StepCounterHook>(options);
   harness_.Start({hook});
   Steps(2, 1000);                                  // Armed at step 1, t=1 s; step 2, t=2 s.
   harness_.hooked().Run(harness_.step().value());  // Stale 2: "3 is due"; real step is 2.
@@ -149,7 +172,10 @@ TEST_F(StepCounterHookTest, MeasuresAtTheRealStep) {
 
 // Runs that leave the step where it was warn, at most five times.
 TEST_F(StepCounterHookTest, WarnsWhenTheStepDoesNotIncrease) {
-  auto hook = std::make_shared<StepCounterHook>(100, std::nullopt, "", nullptr, &clock_);
+  StepCounterHookOptions options;
+  options.every_n_steps = 100;
+  options.clock = &clock_;
+  auto hook = std::make_shared<StepCounterHook>(options);
   harness_.Start({hook});
   ScopedLogCapture capture;
   for (int i = 0; i < 8; ++i) harness_.hooked().Run(harness_.step().value());

@@ -64,8 +64,11 @@ class SummarySaverHookTest : public ::testing::Test {
   ~SummarySaverHookTest() override { SummaryWriterCache::Clear(); }
 
   std::shared_ptr<SummarySaverHook> StepsHook(int64_t save_steps) {
-    return std::make_shared<SummarySaverHook>(save_steps, std::nullopt, dir_, nullptr,
-                                              nullptr, std::vector<Output>{loss_});
+    SummarySaverHookOptions options;
+    options.save_steps = save_steps;
+    options.output_dir = dir_;
+    options.summary_op = {loss_};
+    return std::make_shared<SummarySaverHook>(options);
   }
 
   // "<step> <what>" for every non-header event in `dir` (after flushing its writer):
@@ -103,29 +106,42 @@ class SummarySaverHookTest : public ::testing::Test {
 // Exactly one of scaffold and summary_op, then the timer's rules.
 TEST_F(SummarySaverHookTest, RefusesInvalidSettings) {
   const std::string kExactlyOne = "Exactly one of scaffold or summary_op must be provided.";
+  SummarySaverHookOptions neither;
+  neither.save_steps = 1;
+  neither.output_dir = dir_;
   try {
-    SummarySaverHook(1, std::nullopt, dir_);
+    SummarySaverHook{neither};
     ADD_FAILURE() << "accepted neither";
   } catch (const ValueError& e) {
     EXPECT_EQ(e.what(), kExactlyOne);
   }
+  SummarySaverHookOptions both = neither;
+  both.scaffold = std::make_shared<Scaffold>();
+  both.summary_op = {loss_};
   try {
-    SummarySaverHook(1, std::nullopt, dir_, nullptr, std::make_shared<Scaffold>(), {loss_});
+    SummarySaverHook{both};
     ADD_FAILURE() << "accepted both";
   } catch (const ValueError& e) {
     EXPECT_EQ(e.what(), kExactlyOne);
   }
-  EXPECT_THROW(SummarySaverHook(1, 1.0, dir_, nullptr, nullptr, {loss_}), ValueError);
-  EXPECT_THROW(SummarySaverHook(std::nullopt, std::nullopt, dir_, nullptr, nullptr, {loss_}),
-               ValueError);
+  SummarySaverHookOptions both_frequencies = neither;
+  both_frequencies.save_secs = 1.0;
+  both_frequencies.summary_op = {loss_};
+  EXPECT_THROW(SummarySaverHook{both_frequencies}, ValueError);
+  SummarySaverHookOptions no_frequency;
+  no_frequency.output_dir = dir_;
+  no_frequency.summary_op = {loss_};
+  EXPECT_THROW(SummarySaverHook{no_frequency}, ValueError);
 }
 
 // Without a global step, Begin refuses, naming the hook.
 TEST(SummarySaverHookBeginTest, NeedsAGlobalStep) {
   Graph g;
   DefaultGraphScope as_default(g);
-  SummarySaverHook hook(1, std::nullopt, "", nullptr, nullptr,
-                        std::vector<Output>{SummaryConstant("x", 1)});
+  SummarySaverHookOptions options;
+  options.save_steps = 1;
+  options.summary_op = {SummaryConstant("x", 1)};
+  SummarySaverHook hook(options);
   try {
     hook.Begin();
     FAIL() << "Begin did not throw";
@@ -163,8 +179,12 @@ TEST_F(SummarySaverHookTest, FetchesTheSummaryOnlyWhenDue) {
 // save_secs=10 on a FakeClock: the first run writes; then the first run that starts once
 // 10 s have passed since the last write.
 TEST_F(SummarySaverHookTest, WritesEveryNSeconds) {
-  auto hook = std::make_shared<SummarySaverHook>(std::nullopt, 10.0, dir_, nullptr, nullptr,
-                                                 std::vector<Output>{loss_}, &clock_);
+  SummarySaverHookOptions options;
+  options.save_secs = 10.0;
+  options.output_dir = dir_;
+  options.summary_op = {loss_};
+  options.clock = &clock_;
+  auto hook = std::make_shared<SummarySaverHook>(options);
   harness_.Start({hook});
   harness_.Step();  // t=0, step 1: written.
   clock_.Advance(9 * kSecond);
@@ -186,8 +206,11 @@ TEST_F(SummarySaverHookTest, StartIsAtTheStepOfTheFirstRun) {
 
 // Several summary ops: every Summary is written at the step.
 TEST_F(SummarySaverHookTest, WritesEverySummaryOpGiven) {
-  auto hook = std::make_shared<SummarySaverHook>(2, std::nullopt, dir_, nullptr, nullptr,
-                                                 std::vector<Output>{loss_, lr_});
+  SummarySaverHookOptions options;
+  options.save_steps = 2;
+  options.output_dir = dir_;
+  options.summary_op = {loss_, lr_};
+  auto hook = std::make_shared<SummarySaverHook>(options);
   harness_.Start({hook});
   harness_.Step();
   EXPECT_THAT(Events(dir_), ElementsAre("1 START", "1 loss=1.5", "1 lr=0.25"));
@@ -197,8 +220,11 @@ TEST_F(SummarySaverHookTest, WritesEverySummaryOpGiven) {
 TEST_F(SummarySaverHookTest, UsesTheScaffoldsSummaryOp) {
   ScaffoldOptions options;
   options.summary_op = lr_;
-  auto hook = std::make_shared<SummarySaverHook>(2, std::nullopt, dir_, nullptr,
-                                                 std::make_shared<Scaffold>(options));
+  SummarySaverHookOptions summaries;
+  summaries.save_steps = 2;
+  summaries.output_dir = dir_;
+  summaries.scaffold = std::make_shared<Scaffold>(options);
+  auto hook = std::make_shared<SummarySaverHook>(summaries);
   harness_.Start({hook});
   harness_.Step();
   EXPECT_THAT(Events(dir_), ElementsAre("1 START", "1 lr=0.25"));
@@ -208,8 +234,11 @@ TEST_F(SummarySaverHookTest, UsesTheScaffoldsSummaryOp) {
 TEST_F(SummarySaverHookTest, UsesTheGivenWriterAndEndFlushesIt) {
   const std::string given = JoinPath(dir_, "given");
   auto writer = std::make_shared<FileWriter>(given);
-  auto hook = std::make_shared<SummarySaverHook>(1, std::nullopt, "", writer, nullptr,
-                                                 std::vector<Output>{loss_});
+  SummarySaverHookOptions options;
+  options.save_steps = 1;
+  options.summary_writer = writer;
+  options.summary_op = {loss_};
+  auto hook = std::make_shared<SummarySaverHook>(options);
   harness_.Start({hook});
   harness_.Step();
   harness_.Step();
@@ -220,8 +249,10 @@ TEST_F(SummarySaverHookTest, UsesTheGivenWriterAndEndFlushesIt) {
 
 // Without a writer or output_dir nothing is written and training goes on.
 TEST_F(SummarySaverHookTest, WithoutAWriterWritesNothing) {
-  auto hook = std::make_shared<SummarySaverHook>(1, std::nullopt, "", nullptr, nullptr,
-                                                 std::vector<Output>{loss_});
+  SummarySaverHookOptions options;
+  options.save_steps = 1;
+  options.summary_op = {loss_};
+  auto hook = std::make_shared<SummarySaverHook>(options);
   harness_.Start({hook});
   harness_.Step();
   harness_.End();

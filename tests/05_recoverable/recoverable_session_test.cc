@@ -345,8 +345,9 @@ TEST_F(RecoverableSessionTest, WithACheckpointSaverHookTheModelEqualsTheLastChec
   // The fault is counted in steps (BeforeRun), not in runs: the saves run the session too.
   hook_ = std::make_shared<FaultyHook>(FaultyHook::Phase::kBeforeRun,
                                        FaultSchedule::AtCall(8, ErrorCode::kAborted));
-  hooks_ = {hook_, std::make_shared<CheckpointSaverHook>(checkpoint_dir_, std::nullopt,
-                                                         /*save_steps=*/3)};
+  CheckpointSaverHookOptions saving;
+  saving.save_steps = 3;
+  hooks_ = {hook_, std::make_shared<CheckpointSaverHook>(checkpoint_dir_, saving)};
   for (auto& hook : hooks_) hook->Begin();  // MonitoredSession's duty (stage 06).
   auto session = Make();
   for (int i = 1; i <= 7; ++i) EXPECT_EQ(Step(*session), i);

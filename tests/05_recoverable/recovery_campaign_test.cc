@@ -91,10 +91,11 @@ TEST_P(RecoveryCampaignTest, TrainingReachesItsTargetThroughRandomPreemptions) {
 
   auto saved = std::make_shared<LastSavedStep>();
   auto check = std::make_shared<RestoredStepCheck>(global_step.value(), saved);
+  CheckpointSaverHookOptions saving;
+  saving.save_steps = c.save_every;
+  saving.listeners = {saved};
   std::vector<std::shared_ptr<SessionRunHook>> hooks = {
-      check, std::make_shared<CheckpointSaverHook>(
-                 dir, std::nullopt, c.save_every, nullptr, "model.ckpt", nullptr,
-                 std::vector<std::shared_ptr<CheckpointSaverListener>>{saved})};
+      check, std::make_shared<CheckpointSaverHook>(dir, saving)};
   for (auto& hook : hooks) hook->Begin();
 
   auto counting = std::make_shared<CountingSessionCreator>(

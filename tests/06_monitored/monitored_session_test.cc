@@ -180,8 +180,10 @@ TEST_F(MonitoredSessionTest, RecoveryWithoutCheckpointReinitialises) {
 // checkpoint, so exactly the steps since it are redone.
 TEST_F(MonitoredSessionTest, RecoveryRestoresTheLatestCheckpoint) {
   checkpoint_dir_ = NewDir("recover");
-  auto saver_hook = std::make_shared<CheckpointSaverHook>(checkpoint_dir_, std::nullopt, 5, nullptr,
-                                                          "model.ckpt", scaffold_);
+  CheckpointSaverHookOptions saving;
+  saving.save_steps = 5;
+  saving.scaffold = scaffold_;
+  auto saver_hook = std::make_shared<CheckpointSaverHook>(checkpoint_dir_, saving);
   // The 8th step fails before its raw run (the hook's BeforeRun raises).
   auto faulty_hook = std::make_shared<FaultyHook>(
       FaultyHook::Phase::kBeforeRun, FaultSchedule::AtCall(8, ErrorCode::kUnavailable));
@@ -481,8 +483,10 @@ TEST_F(SingularMonitoredSessionTest, PreemptionPropagates) {
 
 TEST_F(SingularMonitoredSessionTest, RestoresFromCheckpointDir) {
   checkpoint_dir_ = NewDir("singular");
-  auto saver_hook = std::make_shared<CheckpointSaverHook>(checkpoint_dir_, std::nullopt, 100,
-                                                          nullptr, "model.ckpt", scaffold_);
+  CheckpointSaverHookOptions saving;
+  saving.save_steps = 100;
+  saving.scaffold = scaffold_;
+  auto saver_hook = std::make_shared<CheckpointSaverHook>(checkpoint_dir_, saving);
   {
     SingularMonitoredSession session({saver_hook}, scaffold_, "", checkpoint_dir_);
     for (int i = 0; i < 3; ++i) Step(session);

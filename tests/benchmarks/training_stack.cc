@@ -22,12 +22,19 @@ namespace bench {
 // [mts:bench-training-stack]
 std::unique_ptr<SessionInterface> MakeTrainingStack(const std::string& checkpoint_dir) {
   auto scaffold = std::make_shared<Scaffold>();
+  StepCounterHookOptions counting;  // Every 100 steps.
+  counting.output_dir = checkpoint_dir;
+  SummarySaverHookOptions summaries;
+  summaries.save_steps = 100;
+  summaries.output_dir = checkpoint_dir;
+  summaries.scaffold = scaffold;
+  CheckpointSaverHookOptions saving;
+  saving.save_secs = 600;
+  saving.scaffold = scaffold;
   std::vector<std::shared_ptr<SessionRunHook>> hooks = {
-      std::make_shared<StepCounterHook>(/*every_n_steps=*/100, std::nullopt, checkpoint_dir),
-      std::make_shared<SummarySaverHook>(/*save_steps=*/100, std::nullopt, checkpoint_dir, nullptr,
-                                         scaffold),
-      std::make_shared<CheckpointSaverHook>(checkpoint_dir, /*save_secs=*/600, std::nullopt,
-                                            nullptr, "model.ckpt", scaffold),
+      std::make_shared<StepCounterHook>(counting),
+      std::make_shared<SummarySaverHook>(summaries),
+      std::make_shared<CheckpointSaverHook>(checkpoint_dir, saving),
   };
   for (auto& hook : hooks) hook->Begin();
   auto chief = std::make_shared<ChiefSessionCreator>(scaffold, "", checkpoint_dir);

@@ -91,12 +91,11 @@ int Train() {
   options.save_summaries_steps = 0;  // This campaign is about checkpoints only.
   options.log_step_count_steps = 0;
   options.stop_on_signals = false;
-  options.hooks = {
-      StopAtStepHook::AtLastStep(steps),
-      std::make_shared<CheckpointSaverHook>(dir, std::nullopt, absl::GetFlag(FLAGS_save_every),
-                                            nullptr, "model.ckpt", nullptr,
-                                            std::vector<std::shared_ptr<CheckpointSaverListener>>{
-                                                std::make_shared<ReportingListener>()})};
+  CheckpointSaverHookOptions saving;
+  saving.save_steps = absl::GetFlag(FLAGS_save_every);
+  saving.listeners = {std::make_shared<ReportingListener>()};
+  options.hooks = {StopAtStepHook::AtLastStep(steps),
+                   std::make_shared<CheckpointSaverHook>(dir, saving)};
 
   std::unique_ptr<MonitoredSession> session = MonitoredTrainingSession(options);
   bool started = false;

@@ -394,19 +394,26 @@ std::vector<BadInput> MakeRows() {
                      "Can not provide both", [] { SecondOrStepTimer(1.0, 10); }));
   rows.push_back(Row("03", "CheckpointSaverHook with both save_secs and save_steps", "ValueError",
                      "Can not provide both",
-                     [] { CheckpointSaverHook(FreshDir("both_secs_steps"), 60.0, 100); }));
+                     [] {
+                       CheckpointSaverHookOptions options;
+                       options.save_secs = 60.0;
+                       options.save_steps = 100;
+                       CheckpointSaverHook(FreshDir("both_secs_steps"), options);
+                     }));
   rows.push_back(Row("03", "a timer with negative every_steps", "ValueError",
                      "every_steps must be >= 0", [] { SecondOrStepTimer(std::nullopt, -1); }));
   rows.push_back(Row("03", "LoggingTensorHook with no frequency and no at_end", "ValueError",
                      "every_n_iter", [] {
                        Fresh fresh;
-                       LoggingTensorHook({Constant(1.0f)}, std::nullopt, std::nullopt, false);
+                       LoggingTensorHook({Constant(1.0f)}, LoggingTensorHookOptions{});
                      }));
   rows.push_back(Row("03", "CheckpointSaverHook in a graph without a global step", "RuntimeError",
                      "Global step should be created", [] {
                        Fresh fresh;
                        Variable w(Tensor::Scalar(1.0f), "w");
-                       CheckpointSaverHook(FreshDir("no_global_step"), std::nullopt, 10).Begin();
+                       CheckpointSaverHookOptions options;
+                       options.save_steps = 10;
+                       CheckpointSaverHook(FreshDir("no_global_step"), options).Begin();
                      }));
   rows.push_back(Row("03", "a hook that throws in BeforeRun", "InvalidArgumentError",
                      "fix the hook", [] { RunWithThrowingHook("BeforeRun"); }));
