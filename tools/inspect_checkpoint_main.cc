@@ -6,6 +6,9 @@
 //
 // Exit status: 0 if every checksum holds; 1 if there is no checkpoint, it is damaged, or the
 // tensor asked for is not in it; 2 for a usage error. See tools/inspect_checkpoint.h.
+#include <unistd.h>
+
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -28,6 +31,10 @@ int main(int argc, char** argv) {
   if (args.size() != 2) {
     std::cerr << "inspect_checkpoint: give one checkpoint file or directory; see --help.\n";
     return 2;
+  }
+  // `bazel run` starts in the runfiles; the user's paths are relative to where they ran it.
+  if (const char* dir = std::getenv("BUILD_WORKING_DIRECTORY"); dir != nullptr) {
+    if (::chdir(dir) != 0) std::cerr << "cannot change to " << dir << "\n";
   }
   mts::InspectCheckpointOptions options;
   options.tensor_name = absl::GetFlag(FLAGS_tensor_name);

@@ -27,8 +27,13 @@ import sys
 
 
 def _import_decoder():
-    """Imports decode_events from tests/03_hooked: beside this script in Bazel's runfiles
-    (bazel run, tests, the book's build), or in the source tree when run directly."""
+    """Imports decode_events from tests/03_hooked: on PYTHONPATH (the book's build sets it),
+    in Bazel's runfiles (bazel run, tests), or in the source tree when run directly."""
+    try:
+        import decode_events  # pylint: disable=import-outside-toplevel
+        return decode_events
+    except ImportError:
+        pass
     candidates = [
         os.path.join(os.getcwd(), "tests", "03_hooked"),
         os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "tests", "03_hooked"),
