@@ -45,7 +45,8 @@ declare -A SOURCES=(
       ${out}/gen/src/01_session/summary.pb.cc ${out}/gen/src/07_distributed/parameter_server.pb.cc
       src/07_distributed/tensor_coding.cc src/07_distributed/variable_store.cc"
 )
-declare -A LIBS=([checkpoint_state_fuzzer]=-lprotobuf [event_file_reader_fuzzer]=-lprotobuf [ps_message_fuzzer]="-lprotobuf -lpthread")
+declare -A LIBS=([checkpoint_state_fuzzer]=-lprotobuf [event_file_reader_fuzzer]=-lprotobuf
+                 [ps_message_fuzzer]="-lprotobuf -lpthread")
 
 if [ $# -eq 0 ]; then
   set -- $(cd tests/fuzz && ls -- *_fuzzer.cc | sed 's/\.cc$//')
