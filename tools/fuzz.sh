@@ -35,7 +35,8 @@ declare -A SOURCES=(
   [checkpoint_reader_fuzzer]="${BASE[*]} src/01_session/tensor.cc src/01_session/tensor_shape.cc
       src/01_session/types.cc src/02_chief_worker/checkpoint_file.cc"
   [checkpoint_state_fuzzer]="${BASE[*]} src/02_chief_worker/checkpoint_state.cc
-      src/02_chief_worker/checkpoint_state_text.cc"
+      src/02_chief_worker/checkpoint_state_text.cc
+      ${out}/gen/src/02_chief_worker/checkpoint_state.pb.cc"
   [event_file_reader_fuzzer]="${BASE[*]} src/03_hooked/record_reader.cc
       src/03_hooked/event_file_reader.cc ${out}/gen/src/01_session/summary.pb.cc
       ${out}/gen/src/03_hooked/event.pb.cc"
@@ -44,7 +45,8 @@ declare -A SOURCES=(
       ${out}/gen/src/01_session/summary.pb.cc ${out}/gen/src/07_distributed/parameter_server.pb.cc
       src/07_distributed/tensor_coding.cc src/07_distributed/variable_store.cc"
 )
-declare -A LIBS=([event_file_reader_fuzzer]=-lprotobuf [ps_message_fuzzer]="-lprotobuf -lpthread")
+declare -A LIBS=([checkpoint_state_fuzzer]=-lprotobuf [event_file_reader_fuzzer]=-lprotobuf
+                 [ps_message_fuzzer]="-lprotobuf -lpthread")
 
 if [ $# -eq 0 ]; then
   set -- $(cd tests/fuzz && ls -- *_fuzzer.cc | sed 's/\.cc$//')
@@ -53,7 +55,8 @@ fi
 # The protobuf classes the readers parse into, with Debian's protoc (messages only: the
 # parameter server's gRPC service is not fuzzed, what it decodes is).
 /usr/bin/protoc --proto_path=. --cpp_out="${out}/gen" src/01_session/learning/summary.proto \
-  src/03_hooked/event.proto src/07_distributed/parameter_server.proto
+  src/02_chief_worker/checkpoint_state.proto src/03_hooked/event.proto \
+  src/07_distributed/parameter_server.proto
 
 # The object file of one source, under ${out}/obj.
 object_of() { echo "${out}/obj/${1//\//_}.o"; }

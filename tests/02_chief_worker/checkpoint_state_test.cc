@@ -150,7 +150,8 @@ TEST(CheckpointStateTextTest, ParsesTheWholeTextFormatForItsFields) {
   EXPECT_EQ(ParseCheckpointState(""), CheckpointState{});
 }
 
-// Anything else is rejected with a ValueError saying where.
+// Anything else is rejected with a ValueError saying where (protobuf's TextFormat finds it;
+// line and column count from 1, and a tab advances the column to the next multiple of 8).
 TEST(CheckpointStateTextTest, RejectsGarbageNamingLineAndColumn) {
   const std::vector<std::string> garbage = {
       "garbage",
@@ -180,8 +181,14 @@ TEST(CheckpointStateTextTest, RejectsGarbageNamingLineAndColumn) {
     ParseCheckpointState("model_checkpoint_path: \"a\"\n  bogus: 1\n");
     FAIL() << "no exception";
   } catch (const ValueError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("line 2 column 3"));
-    EXPECT_THAT(e.what(), HasSubstr("'bogus'"));
+    EXPECT_THAT(e.what(), HasSubstr("line 2 column 8"));  // The ':' that follows the name.
+    EXPECT_THAT(e.what(), HasSubstr("has no field named \"bogus\""));
+  }
+  try {
+    ParseCheckpointState("model_checkpoint_path: \"a\"\nlast_preserved_timestamp: x1\n");
+    FAIL() << "no exception";
+  } catch (const ValueError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("line 2 column 27: Expected double, got: x1"));
   }
 }
 
