@@ -6,8 +6,6 @@
 //
 // Exit status: 0 if every checksum holds; 1 if there is no checkpoint, it is damaged, or the
 // tensor asked for is not in it; 2 for a usage error. See tools/inspect_checkpoint.h.
-#include <unistd.h>
-
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -17,6 +15,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "tools/inspect_checkpoint.h"
+#include "tools/working_directory.h"
 
 ABSL_FLAG(std::string, tensor_name, "",
           "Print this tensor's values instead of the list of tensors.");
@@ -32,10 +31,7 @@ int main(int argc, char** argv) {
     std::cerr << "inspect_checkpoint: give one checkpoint file or directory; see --help.\n";
     return 2;
   }
-  // `bazel run` starts in the runfiles; the user's paths are relative to where they ran it.
-  if (const char* dir = std::getenv("BUILD_WORKING_DIRECTORY"); dir != nullptr) {
-    if (::chdir(dir) != 0) std::cerr << "cannot change to " << dir << "\n";
-  }
+  if (!mts::EnterBuildWorkingDirectory()) return 1;  // Paths are relative to the user.
   mts::InspectCheckpointOptions options;
   options.tensor_name = absl::GetFlag(FLAGS_tensor_name);
   options.all_tensors = absl::GetFlag(FLAGS_all_tensors);

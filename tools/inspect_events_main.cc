@@ -6,8 +6,6 @@
 // Exit status: 0 when the files were read, even if one is damaged or cut short (that is
 // reported); 1 if there is no such directory or no event file in it; 2 for a usage error.
 // See tools/inspect_events.h.
-#include <unistd.h>
-
 #include <cstdlib>
 #include <iostream>
 #include <vector>
@@ -16,6 +14,7 @@
 #include "absl/flags/usage.h"
 #include "src/platform/errors.h"
 #include "tools/inspect_events.h"
+#include "tools/working_directory.h"
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
@@ -27,10 +26,7 @@ int main(int argc, char** argv) {
     std::cerr << "inspect_events: give one log directory (or event file); see --help.\n";
     return 2;
   }
-  // `bazel run` starts in the runfiles; the user's paths are relative to where they ran it.
-  if (const char* dir = std::getenv("BUILD_WORKING_DIRECTORY"); dir != nullptr) {
-    if (::chdir(dir) != 0) std::cerr << "cannot change to " << dir << "\n";
-  }
+  if (!mts::EnterBuildWorkingDirectory()) return 1;  // Paths are relative to the user.
   try {
     mts::PrintEventStatistics(mts::CollectEventStatistics(args[1]), std::cout);
     return 0;

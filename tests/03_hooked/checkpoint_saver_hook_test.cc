@@ -219,12 +219,12 @@ TEST_F(CheckpointSaverHookTest, SavesAgainWhenASessionIsRecreated) {
 }
 
 // Every save adds SessionLog{CHECKPOINT, checkpoint_path: the prefix without the step} at
-// the step to checkpoint_dir's event file, through the shared writer.
+// the step to checkpoint_dir's event file, through the shared writer; End flushes it, so the
+// final save's event is on disk when End returns.
 TEST_F(CheckpointSaverHookTest, WritesACheckpointSessionLogPerSave) {
   harness_.Start({StepsHook(2)});
   for (int i = 0; i < 3; ++i) harness_.Step();
   harness_.End();
-  SummaryWriterCache::Get(dir_)->Flush();
   std::vector<int64_t> steps;
   for (const tensorflow::Event& event : ReadEventDirectory(dir_)) {
     if (!event.has_session_log()) continue;
