@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "src/01_session/session.h"
 #include "src/02_chief_worker/checkpoint_state.h"
 #include "src/platform/logging.h"
+#include "tests/testing/counting_session.h"
 #include "tests/testing/fake_clock.h"
 
 namespace mts {
@@ -66,25 +68,6 @@ void ExpectSameValues(const std::vector<Tensor>& a, const std::vector<Tensor>& b
   for (size_t i = 0; i < a.size(); ++i) EXPECT_TRUE(TensorEqual(a[i], b[i])) << i;
 }
 
-// Counts the Runs that reach the session below it.
-class CountingSession : public SessionInterface {
- public:
-  using SessionInterface::Run;
-  explicit CountingSession(SessionInterface& inner) : inner_(inner) {}
-  std::vector<Tensor> Run(const std::vector<Output>& fetches, const FeedDict& feeds,
-                          const std::vector<Operation*>& targets, const RunOptions& options,
-                          RunMetadata* metadata) override {
-    ++runs;
-    return inner_.Run(fetches, feeds, targets, options, metadata);
-  }
-  Graph* graph() const override { return inner_.graph(); }
-  void Close() override { inner_.Close(); }
-  int runs = 0;
-
- private:
-  SessionInterface& inner_;
-};
-
 class SaverTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -96,6 +79,19 @@ class SaverTest : public ::testing::Test {
   }
   std::string Path(const std::string& name) const { return JoinPath(dir_, name); }
   std::string State() { return fs_->ReadFile(Path("checkpoint")); }
+
+  // Writes Path("model.ckpt-<step>") as another program would, and returns that path: in a
+  // graph of its own, `build` makes the variables and gives them their values in the
+  // session it is handed (runs the initializer, perhaps more); a Saver of all of them then
+  // saves. The test's graph is untouched: a restore into it shares only the names.
+  std::string SaveCheckpointFrom(const std::function<void(Session&)>& build, int64_t step = 1) {
+    Graph graph;
+    DefaultGraphScope as_default(graph);
+    Session session;
+    build(session);
+    Saver saver;
+    return *saver.Save(session, Path("model.ckpt"), step);
+  }
 
   FileSystem* fs_ = DefaultFileSystem();
   std::string dir_;
@@ -137,17 +133,14 @@ TEST_F(SaverTest, RestoreIntoAFreshSessionSetsEveryVariable) {
 // A new process rebuilds the same graph and restores into it: only names must match.
 TEST_F(SaverTest, RestoreIntoAnotherGraphBuiltTheSameWay) {
   std::vector<Tensor> saved;
-  {
-    Model model;
-    Saver saver;
-    Session session;
-    session.Run(model.init);
-    session.Run(model.overwrite);
-    saved = model.Values(session);
-    saver.Save(session, Path("model.ckpt"), 7);
-  }
-  Graph other;
-  DefaultGraphScope in_other(other);
+  SaveCheckpointFrom(
+      [&](Session& session) {
+        Model model;
+        session.Run(model.init);
+        session.Run(model.overwrite);
+        saved = model.Values(session);
+      },
+      7);
   Model model;
   Saver saver;
   Session session;
@@ -159,13 +152,13 @@ TEST_F(SaverTest, RestoreIntoAnotherGraphBuiltTheSameWay) {
 TEST_F(SaverTest, SaveAndRestoreEachUseOneRun) {
   Model model;
   Saver saver;
-  Session session;
-  session.Run(model.init);
-  CountingSession counting(session);
+  auto session = std::make_unique<Session>();
+  session->Run(model.init);
+  CountingSession counting(std::move(session));
   saver.Save(counting, Path("model.ckpt"), 1);
-  EXPECT_EQ(counting.runs, 1);
+  EXPECT_EQ(counting.runs(), 1);
   saver.Restore(counting, Path("model.ckpt-1"));
-  EXPECT_EQ(counting.runs, 2);
+  EXPECT_EQ(counting.runs(), 2);
 }
 
 // The prefix is "<save_path>-<step>", zero-padded with pad_step_number, or the path itself.
@@ -204,15 +197,10 @@ TEST_F(SaverTest, RestoreFromAMissingPathIsValueError) {
 // A checkpoint lacking some of the graph's variables names every missing one, and changes
 // none of the variables it does hold.
 TEST_F(SaverTest, RestoreWithMissingVariablesIsNotFoundListingThemAndAssignsNothing) {
-  {
-    Graph old_graph;
-    DefaultGraphScope in_old(old_graph);
+  SaveCheckpointFrom([](Session& session) {
     Variable a(Tensor::Scalar<float>(1), "a");
-    Saver saver;
-    Session session;
     session.Run(GlobalVariablesInitializer());
-    saver.Save(session, Path("model.ckpt"), 1);
-  }
+  });
   Variable a(Tensor::Scalar<float>(5), "a");
   Variable b(Tensor::Scalar<float>(5), "b");
   Variable c(Tensor::Scalar<float>(5), "scope/c");
@@ -231,16 +219,11 @@ TEST_F(SaverTest, RestoreWithMissingVariablesIsNotFoundListingThemAndAssignsNoth
 
 // A stored shape that differs names the variable and both shapes; nothing is assigned.
 TEST_F(SaverTest, RestoreWithAShapeMismatchNamesTheVariableAndBothShapes) {
-  {
-    Graph old_graph;
-    DefaultGraphScope in_old(old_graph);
+  SaveCheckpointFrom([](Session& session) {
     Variable a(Tensor::Scalar<float>(1), "a");
     Variable w(Tensor::Zeros(DataType::kFloat, {2, 2}), "w");
-    Saver saver;
-    Session session;
     session.Run(GlobalVariablesInitializer());
-    saver.Save(session, Path("model.ckpt"), 1);
-  }
+  });
   Variable a(Tensor::Scalar<float>(5), "a");
   Variable w(Tensor::Zeros(DataType::kFloat, {3}), "w");
   Saver saver;
@@ -259,15 +242,10 @@ TEST_F(SaverTest, RestoreWithAShapeMismatchNamesTheVariableAndBothShapes) {
 
 // A stored dtype that differs is InvalidArgumentError naming both dtypes.
 TEST_F(SaverTest, RestoreWithADtypeMismatchIsInvalidArgument) {
-  {
-    Graph old_graph;
-    DefaultGraphScope in_old(old_graph);
+  SaveCheckpointFrom([](Session& session) {
     Variable v(Tensor::Scalar<int32_t>(1), "v");
-    Saver saver;
-    Session session;
     session.Run(GlobalVariablesInitializer());
-    saver.Save(session, Path("model.ckpt"), 1);
-  }
+  });
   Variable v(Tensor::Scalar<float>(5), "v");
   Saver saver;
   Session session;

@@ -24,63 +24,10 @@
 #include "src/06_monitored/step_context.h"
 #include "src/platform/file_system.h"
 #include "tests/testing/fault_injection.h"
+#include "tests/testing/recording_hook.h"
 
 namespace mts {
 namespace {
-
-// A hook that writes down what it is called with, and can be told to misbehave.
-class RecordingHook : public SessionRunHook {
- public:
-  RecordingHook(std::string name, std::shared_ptr<std::vector<std::string>> log)
-      : name_(std::move(name)), log_(std::move(log)) {}
-
-  void Begin() override {
-    graph_finalized_at_begin = GetDefaultGraph().finalized();
-    Record("Begin");
-  }
-  void AfterCreateSession(SessionInterface& session, Coordinator* coord) override {
-    graph_finalized_at_create = session.graph()->finalized();
-    sessions.push_back(&session);
-    this->coord = coord;
-    Record("AfterCreateSession");
-  }
-  SessionRunArgs BeforeRun(SessionRunContext& run_context) override {
-    Record("BeforeRun");
-    return {};
-  }
-  void AfterRun(SessionRunContext& run_context, const SessionRunValues& values) override {
-    Record("AfterRun");
-    if (stop_after_run) run_context.RequestStop();
-    if (coord_stop_after_run) coord->RequestStop();
-  }
-  void End(SessionInterface& session) override {
-    Record("End");
-    if (end_error) ThrowOpError(*end_error, name_ + " failed in End");
-    // The session is still open in End: a final fetch works.
-    step_at_end = GlobalStepValue(session, GetOrCreateGlobalStep(session.graph()));
-  }
-
-  int Count(const std::string& method) const {
-    int n = 0;
-    for (const auto& entry : *log_) n += entry == name_ + "." + method;
-    return n;
-  }
-
-  bool stop_after_run = false;
-  bool coord_stop_after_run = false;
-  std::optional<ErrorCode> end_error;
-  bool graph_finalized_at_begin = true;
-  bool graph_finalized_at_create = false;
-  std::vector<SessionInterface*> sessions;  // The raw session of each creation.
-  Coordinator* coord = nullptr;
-  int64_t step_at_end = -1;
-
- private:
-  void Record(const std::string& method) { log_->push_back(name_ + "." + method); }
-
-  std::string name_;
-  std::shared_ptr<std::vector<std::string>> log_;
-};
 
 // A subclass of OutOfRangeError: not a clean end, since only the exact class is.
 class SubclassOfOutOfRange : public OutOfRangeError {
@@ -274,7 +221,7 @@ TEST_F(MonitoredSessionTest, DestructorClosesWithoutEnd) {
 // §17: a hook's RequestStop lets this run return, then ShouldStop is true and another Run
 // raises.
 TEST_F(MonitoredSessionTest, HookStopEndsTheLoopAfterTheRun) {
-  second_->stop_after_run = true;
+  second_->stop_in_after_run = true;
   auto session = Make();
   EXPECT_FALSE(session->ShouldStop());
   EXPECT_EQ(Step(*session), 1);
@@ -284,7 +231,7 @@ TEST_F(MonitoredSessionTest, HookStopEndsTheLoopAfterTheRun) {
 
 // §17: a stop requested on the coordinator makes ShouldStop true but Run is still allowed.
 TEST_F(MonitoredSessionTest, CoordinatorStopAllowsFurtherRuns) {
-  first_->coord_stop_after_run = true;
+  first_->coord_stop_in_after_run = true;
   auto session = Make();
   Step(*session);
   EXPECT_TRUE(session->ShouldStop());
@@ -315,8 +262,8 @@ TEST_F(MonitoredSessionTest, ThreadPreemptionErrorIsRecoveredByShouldStop) {
 // the first error is raised once every End has run, and the session is closed all the same.
 // An error of the stack's close (a thread's) replaces End's, as Python's finally does.
 TEST_F(MonitoredSessionTest, EndErrorPropagatesAfterEveryEndAndTheSessionIsClosed) {
-  first_->end_error = ErrorCode::kInternal;
-  second_->end_error = ErrorCode::kResourceExhausted;
+  first_->fail_in_end = ErrorCode::kInternal;
+  second_->fail_in_end = ErrorCode::kResourceExhausted;
   auto session = Make();
   EXPECT_THROW(session->Close(), InternalError);  // The first error, not the second.
   EXPECT_EQ(first_->Count("End"), 1);

@@ -21,6 +21,7 @@
 #include "src/02_chief_worker/saver.h"
 #include "src/03_hooked/hooked_session.h"
 #include "src/platform/file_system.h"
+#include "tests/testing/recording_hook.h"
 
 namespace mts {
 namespace {
@@ -45,20 +46,6 @@ class FailAtRunSession : public WrappedSession {
   int fail_at_;
   std::function<void()> fail_;
   int runs_ = 0;
-};
-
-// A hook that counts its calls, to show what the hooks see of a failed run.
-class CountingHook : public SessionRunHook {
- public:
-  SessionRunArgs BeforeRun(SessionRunContext& run_context) override {
-    ++before_run;
-    return {};
-  }
-  void AfterRun(SessionRunContext& run_context, const SessionRunValues& run_values) override {
-    ++after_run;
-  }
-  int before_run = 0;
-  int after_run = 0;
 };
 
 // A training program (a global step and its increment) with a Saver, a checkpoint directory
@@ -179,14 +166,14 @@ TEST_F(SaveOnErrorTest, AFailedSaveDoesNotHideTheRunError) {
 // A layer below the hooks: they see no AfterRun for the failed step (which is why a hook
 // could not have done this), and the save does not pass through them either.
 TEST_F(SaveOnErrorTest, WorksBelowTheHooksWithoutRunningThem) {
-  auto hook = std::make_shared<CountingHook>();
+  auto hook = std::make_shared<RecordingHook>();
   HookedSession hooked(Make(3, [] { throw InvalidArgumentError("bad batch"); }),
                        std::vector<std::shared_ptr<SessionRunHook>>{hook});
   hooked.Run(train_op_);
   hooked.Run(train_op_);
   EXPECT_THROW(hooked.Run(train_op_), InvalidArgumentError);
-  EXPECT_EQ(hook->before_run, 3);
-  EXPECT_EQ(hook->after_run, 2);
+  EXPECT_EQ(hook->Count("BeforeRun"), 3);
+  EXPECT_EQ(hook->Count("AfterRun"), 2);
   EXPECT_EQ(LatestCheckpoint(dir_), Prefix() + "-2");
 }
 
