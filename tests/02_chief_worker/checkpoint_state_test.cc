@@ -19,8 +19,11 @@
 namespace mts {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 
 // The real files in tests/testdata/checkpoint_state, by absolute path (tests may chdir).
 std::string Sample(const std::string& name) {
@@ -176,13 +179,8 @@ TEST(CheckpointStateTextTest, RejectsGarbageNamingLineAndColumn) {
   for (const std::string& text : garbage) {
     EXPECT_THROW(ParseCheckpointState(text), ValueError) << text;
   }
-  try {
-    ParseCheckpointState("model_checkpoint_path: \"a\"\n  bogus: 1\n");
-    FAIL() << "no exception";
-  } catch (const ValueError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("line 2 column 3"));
-    EXPECT_THAT(e.what(), HasSubstr("'bogus'"));
-  }
+  EXPECT_THAT([&] { ParseCheckpointState("model_checkpoint_path: \"a\"\n  bogus: 1\n"); },
+              ThrowsMessage<ValueError>(AllOf(HasSubstr("line 2 column 3"), HasSubstr("'bogus'"))));
 }
 
 // ---- Paths and files -----------------------------------------------------------------------
@@ -299,12 +297,9 @@ TEST_F(CheckpointStateFileTest, GetWithAnUnparsableOrUnreadableStateFileIsNoneWi
 TEST_F(CheckpointStateFileTest, GetWithAnEmptyModelPathRaisesValueError) {
   for (const std::string text : {"", "all_model_checkpoint_paths: \"model.ckpt-1\"\n"}) {
     fs_->WriteFileAtomically(Path("checkpoint"), text);
-    try {
-      GetCheckpointState(dir_);
-      FAIL() << "no exception for: " << text;
-    } catch (const ValueError& e) {
-      EXPECT_STREQ(e.what(), ("Invalid checkpoint state loaded from " + dir_).c_str());
-    }
+    EXPECT_THAT([&] { GetCheckpointState(dir_); },
+                ThrowsMessage<ValueError>(StrEq("Invalid checkpoint state loaded from " + dir_)))
+        << "state file: " << text;
   }
 }
 

@@ -25,9 +25,12 @@
 namespace mts {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::StartsWith;
+using ::testing::ThrowsMessage;
 
 // A variable of every dtype (and an empty one), plus an op that overwrites them all, so a
 // test can tell restored values from current ones.
@@ -185,13 +188,10 @@ TEST_F(SaverTest, RestoreFromAMissingPathIsValueError) {
   Model model;
   Saver saver;
   Session session;
-  try {
-    saver.Restore(session, Path("model.ckpt-404"));
-    FAIL() << "no exception";
-  } catch (const ValueError& e) {
-    EXPECT_THAT(e.what(), ::testing::StartsWith("The passed save_path is not a valid checkpoint: " +
-                                                Path("model.ckpt-404") + ". "));
-  }
+  EXPECT_THAT(
+      [&] { saver.Restore(session, Path("model.ckpt-404")); },
+      ThrowsMessage<ValueError>(StartsWith(
+          "The passed save_path is not a valid checkpoint: " + Path("model.ckpt-404") + ". ")));
 }
 
 // A checkpoint lacking some of the graph's variables names every missing one, and changes
@@ -207,13 +207,9 @@ TEST_F(SaverTest, RestoreWithMissingVariablesIsNotFoundListingThemAndAssignsNoth
   Saver saver;
   Session session;
   session.Run(GlobalVariablesInitializer());
-  try {
-    saver.Restore(session, Path("model.ckpt-1"));
-    FAIL() << "no exception";
-  } catch (const NotFoundError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("b, scope/c"));
-    EXPECT_THAT(e.what(), HasSubstr(Path("model.ckpt-1")));
-  }
+  EXPECT_THAT([&] { saver.Restore(session, Path("model.ckpt-1")); },
+              ThrowsMessage<NotFoundError>(
+                  AllOf(HasSubstr("b, scope/c"), HasSubstr(Path("model.ckpt-1")))));
   EXPECT_EQ(session.Run(a.value()).scalar<float>(), 5);
 }
 
@@ -229,14 +225,9 @@ TEST_F(SaverTest, RestoreWithAShapeMismatchNamesTheVariableAndBothShapes) {
   Saver saver;
   Session session;
   session.Run(GlobalVariablesInitializer());
-  try {
-    saver.Restore(session, Path("model.ckpt-1"));
-    FAIL() << "no exception";
-  } catch (const InvalidArgumentError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("'w'"));
-    EXPECT_THAT(e.what(), HasSubstr("[3]"));
-    EXPECT_THAT(e.what(), HasSubstr("[2,2]"));
-  }
+  EXPECT_THAT([&] { saver.Restore(session, Path("model.ckpt-1")); },
+              ThrowsMessage<InvalidArgumentError>(
+                  AllOf(HasSubstr("'w'"), HasSubstr("[3]"), HasSubstr("[2,2]"))));
   EXPECT_EQ(session.Run(a.value()).scalar<float>(), 5);
 }
 
@@ -249,13 +240,8 @@ TEST_F(SaverTest, RestoreWithADtypeMismatchIsInvalidArgument) {
   Variable v(Tensor::Scalar<float>(5), "v");
   Saver saver;
   Session session;
-  try {
-    saver.Restore(session, Path("model.ckpt-1"));
-    FAIL() << "no exception";
-  } catch (const InvalidArgumentError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("float32"));
-    EXPECT_THAT(e.what(), HasSubstr("int32"));
-  }
+  EXPECT_THAT([&] { saver.Restore(session, Path("model.ckpt-1")); },
+              ThrowsMessage<InvalidArgumentError>(AllOf(HasSubstr("float32"), HasSubstr("int32"))));
 }
 
 // A corrupt checkpoint is DataLossError naming file and tensor, and no variable changes,
@@ -271,13 +257,9 @@ TEST_F(SaverTest, RestoreFromACorruptFileIsDataLossAndAssignsNothing) {
   fs_->WriteFileAtomically(Path("model.ckpt-1"), bytes);
   session.Run(model.overwrite);
   const std::vector<Tensor> before = model.Values(session);
-  try {
-    saver.Restore(session, Path("model.ckpt-1"));
-    FAIL() << "no exception";
-  } catch (const DataLossError& e) {
-    EXPECT_THAT(e.what(), HasSubstr(Path("model.ckpt-1")));
-    EXPECT_THAT(e.what(), HasSubstr("'words'"));
-  }
+  EXPECT_THAT(
+      [&] { saver.Restore(session, Path("model.ckpt-1")); },
+      ThrowsMessage<DataLossError>(AllOf(HasSubstr(Path("model.ckpt-1")), HasSubstr("'words'"))));
   ExpectSameValues(model.Values(session), before);
 }
 
@@ -288,12 +270,8 @@ TEST_F(SaverTest, SaveWithAnUninitializedVariableIsFailedPreconditionAndWritesNo
   Variable v(Tensor::Scalar<float>(1), "v");
   Saver saver;
   Session session;
-  try {
-    saver.Save(session, Path("model.ckpt"), 1);
-    FAIL() << "no exception";
-  } catch (const FailedPreconditionError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("v"));
-  }
+  EXPECT_THAT([&] { saver.Save(session, Path("model.ckpt"), 1); },
+              ThrowsMessage<FailedPreconditionError>(HasSubstr("v")));
   EXPECT_THAT(fs_->ListDirectory(dir_), IsEmpty());
 }
 
@@ -304,13 +282,9 @@ TEST_F(SaverTest, SaveIntoAMissingDirectoryIsValueError) {
   Session session;
   session.Run(model.init);
   const std::string path = Path("no/such/dir/model.ckpt");
-  try {
-    saver.Save(session, path, 1);
-    FAIL() << "no exception";
-  } catch (const ValueError& e) {
-    EXPECT_THAT(e.what(), ::testing::StartsWith("Parent directory of " + path +
-                                                " doesn't exist, can't save. "));
-  }
+  EXPECT_THAT([&] { saver.Save(session, path, 1); },
+              ThrowsMessage<ValueError>(
+                  StartsWith("Parent directory of " + path + " doesn't exist, can't save. ")));
   EXPECT_THAT(saver.last_checkpoints(), IsEmpty());
   EXPECT_THAT(fs_->ListDirectory(dir_), IsEmpty());
 }
@@ -591,12 +565,8 @@ TEST_F(SaverTest, SetLastCheckpointsWithTimeReplacesTheList) {
 
 // No variables: ValueError, unless allow_empty, which makes a saver that does nothing.
 TEST_F(SaverTest, EmptySaverSavesAndRestoresNothing) {
-  try {
-    Saver saver;
-    FAIL() << "no exception";
-  } catch (const ValueError& e) {
-    EXPECT_THAT(e.what(), ::testing::StartsWith("No variables to save. "));
-  }
+  EXPECT_THAT([&] { Saver saver; },
+              ThrowsMessage<ValueError>(StartsWith("No variables to save. ")));
   SaverOptions options;
   options.allow_empty = true;
   Saver saver({}, options);

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/learning/math_ops.h"
@@ -15,6 +16,9 @@
 
 namespace mts {
 namespace {
+
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 
 class HookedSessionTest : public ::testing::Test {
  protected:
@@ -108,12 +112,9 @@ TEST_F(HookedSessionTest, SameTensorFedByTwoHooksRaisesBeforeRunning) {
   h1->request.feeds = {{x_, Tensor::Scalar(1.0f)}};
   h2->request.feeds = {{x_, Tensor::Scalar(2.0f)}};
   auto session = Make({h1, h2, h3});
-  try {
-    session->Run(std::vector<Output>{x_});
-    FAIL() << "expected RuntimeError";
-  } catch (const RuntimeError& e) {
-    EXPECT_EQ(std::string(e.what()), "Same tensor is fed by two hooks. Conflict(s): [x:0]");
-  }
+  EXPECT_THAT(
+      [&] { session->Run(std::vector<Output>{x_}); },
+      ThrowsMessage<RuntimeError>(StrEq("Same tensor is fed by two hooks. Conflict(s): [x:0]")));
   EXPECT_EQ(raw_->runs(), 0);
   EXPECT_EQ(*calls_, (std::vector<std::string>{"h1.BeforeRun", "h2.BeforeRun"}));
 }
@@ -123,13 +124,12 @@ TEST_F(HookedSessionTest, SameTensorFedByHookAndCallerRaisesBeforeRunning) {
   auto h = Hook("h");
   h->request.feeds = {{x_, Tensor::Scalar(1.0f)}};
   auto session = Make({h});
-  try {
-    session->Run(std::vector<Output>{x_}, {{x_, Tensor::Scalar(5.0f)}});
-    FAIL() << "expected RuntimeError";
-  } catch (const RuntimeError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "Same tensor is fed by a SessionRunHook and user. Conflict(s): [x:0]");
-  }
+  EXPECT_THAT(
+      [&] {
+        session->Run(std::vector<Output>{x_}, {{x_, Tensor::Scalar(5.0f)}});
+      },
+      ThrowsMessage<RuntimeError>(
+          StrEq("Same tensor is fed by a SessionRunHook and user. Conflict(s): [x:0]")));
   EXPECT_EQ(raw_->runs(), 0);
 }
 
@@ -141,12 +141,8 @@ TEST_F(HookedSessionTest, RequestStopEndsTheLoopAfterTheRun) {
   EXPECT_FALSE(session->ShouldStop());
   EXPECT_EQ(session->Run(std::vector<Output>{a_})[0].scalar<float>(), 2.0f);
   EXPECT_TRUE(session->ShouldStop());
-  try {
-    session->Run(std::vector<Output>{a_});
-    FAIL() << "expected RuntimeError";
-  } catch (const RuntimeError& e) {
-    EXPECT_EQ(std::string(e.what()), "Run called even after should_stop requested.");
-  }
+  EXPECT_THAT([&] { session->Run(std::vector<Output>{a_}); },
+              ThrowsMessage<RuntimeError>(StrEq("Run called even after should_stop requested.")));
 }
 
 // A stop requested in BeforeRun still counts once the run completes.

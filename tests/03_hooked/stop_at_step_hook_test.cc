@@ -2,6 +2,7 @@
 // and the two-stage check (estimate from the stale read, confirm with a raw read).
 #include "src/03_hooked/stop_at_step_hook.h"
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/platform/errors.h"
 #include "tests/03_hooked/hook_test_harness.h"
@@ -10,35 +11,25 @@
 namespace mts {
 namespace {
 
-// The message a ValueError raised by `make` carries.
-template <typename F>
-std::string ValueErrorMessage(F make) {
-  try {
-    make();
-  } catch (const ValueError& e) {
-    return e.what();
-  }
-  return "(no ValueError)";
-}
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 
 // Exactly one of num_steps and last_step, with TensorFlow's messages.
 TEST(StopAtStepHookTest, NeedsExactlyOneOfNumStepsAndLastStep) {
-  EXPECT_EQ(ValueErrorMessage([] { StopAtStepHook(std::nullopt, std::nullopt); }),
-            "One of num_steps or last_step must be specified.");
-  EXPECT_EQ(ValueErrorMessage([] { StopAtStepHook(5, 10); }),
-            "Only one of num_steps or last_step can be specified.");
+  EXPECT_THAT([] { StopAtStepHook(std::nullopt, std::nullopt); },
+              ThrowsMessage<ValueError>(StrEq("One of num_steps or last_step must be specified.")));
+  EXPECT_THAT(
+      [] { StopAtStepHook(5, 10); },
+      ThrowsMessage<ValueError>(StrEq("Only one of num_steps or last_step can be specified.")));
 }
 
 // Without a global step in the graph, Begin refuses, naming the hook.
 TEST(StopAtStepHookTest, BeginNeedsAGlobalStep) {
   Graph g;
   DefaultGraphScope as_default(g);
-  try {
-    StopAtStepHook::AtLastStep(3)->Begin();
-    FAIL() << "Begin did not throw";
-  } catch (const RuntimeError& e) {
-    EXPECT_STREQ(e.what(), "Global step should be created to use StopAtStepHook.");
-  }
+  EXPECT_THAT(
+      [&] { StopAtStepHook::AtLastStep(3)->Begin(); },
+      ThrowsMessage<RuntimeError>(StrEq("Global step should be created to use StopAtStepHook.")));
 }
 
 // last_step: training stops with the global step exactly at last_step.

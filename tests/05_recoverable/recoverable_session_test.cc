@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 #include "src/platform/errors.h"
@@ -24,6 +25,7 @@
 #include "src/04_coordinated/coordinated_session.h"
 #include "src/04_coordinated/coordinated_thread.h"
 #include "src/platform/file_system.h"
+#include "tests/testing/expect_error.h"
 #include "tests/testing/fake_clock.h"
 #include "tests/testing/fault_injection.h"
 #include "tests/testing/wrapped_session_contract.h"
@@ -45,6 +47,8 @@ struct WrapperFactory<RecoverableSession> {
 };
 
 namespace {
+
+using ::testing::Throws;
 
 INSTANTIATE_TYPED_TEST_SUITE_P(Stage05, WrappedSessionContractTest,
                                ::testing::Types<RecoverableSession>);
@@ -145,12 +149,7 @@ TEST_F(RecoverableSessionTest, OtherRunErrorsPropagate) {
     run_faults_ = FaultSchedule::AtCall(2, code);
     auto session = Make();
     EXPECT_EQ(Step(*session), 1);
-    try {
-      Step(*session);
-      ADD_FAILURE() << "expected an error";
-    } catch (const OpError& e) {
-      EXPECT_EQ(e.code(), code);
-    }
+    EXPECT_THAT([&] { Step(*session); }, Throws<OpError>(HasCode(code)));
     EXPECT_EQ(session->num_recoveries(), 0);
     EXPECT_EQ(counting_->created(), 1);
     EXPECT_EQ(Step(*session), 2);  // The session is still usable.
@@ -193,12 +192,7 @@ TEST_P(RecoverableSessionPhaseTest, PreemptionRecoversOtherErrorsPropagate) {
     EXPECT_EQ(session->num_recoveries(), 1);
     EXPECT_EQ(Step(*session), 2);
   } else {
-    try {
-      Step(*session);
-      ADD_FAILURE() << "expected an error";
-    } catch (const OpError& e) {
-      EXPECT_EQ(e.code(), c.code);
-    }
+    EXPECT_THAT([&] { Step(*session); }, Throws<OpError>(HasCode(c.code)));
     EXPECT_EQ(session->num_recoveries(), 0);
   }
   // Sessions the chief made: the first, the one a recovery made, and, when the fault was a

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/platform/errors.h"
 #include "src/01_session/graph.h"
@@ -28,6 +29,10 @@
 
 namespace mts {
 namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+using ::testing::ThrowsMessage;
 
 // A subclass of OutOfRangeError: not a clean end, since only the exact class is.
 class SubclassOfOutOfRange : public OutOfRangeError {
@@ -166,14 +171,9 @@ TEST_F(MonitoredSessionTest, CloseAfterErrorSkipsEnd) {
 TEST_F(MonitoredSessionTest, DoubleCloseRaisesWithoutCallingEndAgain) {
   auto session = Make();
   session->Close();
-  try {
-    session->Close();
-    ADD_FAILURE() << "expected RuntimeError";
-  } catch (const RuntimeError& e) {
-    // TensorFlow's words first, then what to do.
-    EXPECT_EQ(std::string(e.what()).rfind("Session is already closed. Close it once", 0), 0u)
-        << e.what();
-  }
+  // TensorFlow's words first, then what to do.
+  EXPECT_THAT([&] { session->Close(); },
+              ThrowsMessage<RuntimeError>(StartsWith("Session is already closed. Close it once")));
   EXPECT_EQ(first_->Count("End"), 1);
   EXPECT_THROW(session->CloseAfterError(), RuntimeError);
 }
@@ -202,12 +202,8 @@ TEST_F(MonitoredSessionTest, CloseLeavesAGraphFinalizedBeforeConstructionFinaliz
 TEST_F(MonitoredSessionTest, RunAfterCloseRaises) {
   auto session = Make();
   session->Close();
-  try {
-    Step(*session);
-    ADD_FAILURE() << "expected RuntimeError";
-  } catch (const RuntimeError& e) {
-    EXPECT_NE(std::string(e.what()).find("closed MonitoredSession"), std::string::npos);
-  }
+  EXPECT_THAT([&] { Step(*session); },
+              ThrowsMessage<RuntimeError>(HasSubstr("closed MonitoredSession")));
   EXPECT_THROW(session->RunStepFn([](StepContext&) {}), RuntimeError);
 }
 
@@ -400,14 +396,9 @@ TEST_F(MonitoredSessionTest, ScopeClosesWithoutEndAndRethrowsOtherErrors) {
 // §18.3: an explicit Close inside the block makes the block's own close raise.
 TEST_F(MonitoredSessionTest, ScopeRaisesIfTheBodyClosedTheSession) {
   auto session = Make();
-  try {
-    WithMonitoredSession(*session, [](MonitoredSession& sess) { sess.Close(); });
-    ADD_FAILURE() << "expected RuntimeError";
-  } catch (const RuntimeError& e) {
-    // TensorFlow's words first, then what to do.
-    EXPECT_EQ(std::string(e.what()).rfind("Session is already closed. Close it once", 0), 0u)
-        << e.what();
-  }
+  // TensorFlow's words first, then what to do.
+  EXPECT_THAT([&] { WithMonitoredSession(*session, [](MonitoredSession& sess) { sess.Close(); }); },
+              ThrowsMessage<RuntimeError>(StartsWith("Session is already closed. Close it once")));
   EXPECT_EQ(first_->Count("End"), 1);
 }
 

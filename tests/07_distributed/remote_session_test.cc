@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 #include "src/platform/errors.h"
@@ -24,6 +25,9 @@
 
 namespace mts {
 namespace {
+
+using ::testing::HasSubstr;
+using ::testing::ThrowsMessage;
 
 class RemoteSessionTest : public ::testing::Test {
  protected:
@@ -147,12 +151,8 @@ TEST_F(RemoteSessionTest, APsThatRestartedRaisesAbortedErrorAndHasLostItsVariabl
   ps_.reset();
   StartPs();
   EXPECT_NE(ps_->store().incarnation(), first);
-  try {
-    session->Run(train_op_);
-    FAIL() << "expected AbortedError";
-  } catch (const AbortedError& e) {
-    EXPECT_NE(std::string(e.what()).find("restarted"), std::string::npos) << e.what();
-  }
+  EXPECT_THAT([&] { session->Run(train_op_); },
+              ThrowsMessage<AbortedError>(HasSubstr("restarted")));
   // A new session works against the new incarnation, which starts empty.
   EXPECT_THROW(NewRemote()->Run(w_.value()), FailedPreconditionError);
 }
@@ -170,15 +170,11 @@ TEST_F(RemoteSessionTest, AnRpcToAServerThatNeverAnswersMissesItsDeadline) {
   const std::string silent = "127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
 
   const auto start = std::chrono::steady_clock::now();
-  try {
-    RemoteSession session(&graph_, SessionOptions{"grpc://" + silent},
-                          ClusterSpec({{"ps", {silent}}}), RemoteSessionOptions{0.3});
-    FAIL() << "expected UnavailableError";
-  } catch (const UnavailableError& e) {
-    // gRPC gives up on the connection (no HTTP/2 greeting) or on the call, whichever comes
-    // first; both are bounded by the deadline.
-    SUCCEED() << e.what();
-  }
+  // gRPC gives up on the connection (no HTTP/2 greeting) or on the call, whichever comes
+  // first; both are bounded by the deadline.
+  EXPECT_THROW(RemoteSession(&graph_, SessionOptions{"grpc://" + silent},
+                             ClusterSpec({{"ps", {silent}}}), RemoteSessionOptions{0.3}),
+               UnavailableError);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
   close(fd);
 }

@@ -6,6 +6,7 @@
 // failure.
 #include "chapters/03_hooked/exercises/save_on_exception/save_on_exception.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -21,10 +22,14 @@
 #include "src/02_chief_worker/saver.h"
 #include "src/03_hooked/hooked_session.h"
 #include "src/platform/file_system.h"
+#include "tests/testing/expect_error.h"
 #include "tests/testing/recording_hook.h"
 
 namespace mts {
 namespace {
+
+using ::testing::AllOf;
+using ::testing::Throws;
 
 // A session whose `fail_at`-th Run (counting from 1) calls `fail` instead of running. Every
 // other run goes to the session below.
@@ -98,13 +103,8 @@ TEST_F(SaveOnErrorTest, SavesWhenARunFailsThenRethrowsTheSameError) {
   auto session = Make(3, [] { throw InvalidArgumentError("bad batch", "input"); });
   session->Run(train_op_);
   session->Run(train_op_);
-  try {
-    session->Run(train_op_);
-    FAIL() << "the failed run did not throw";
-  } catch (const InvalidArgumentError& e) {
-    EXPECT_EQ(e.message(), "bad batch");
-    EXPECT_EQ(e.op_name(), "input");
-  }
+  EXPECT_THAT([&] { session->Run(train_op_); },
+              Throws<InvalidArgumentError>(AllOf(HasMessage("bad batch"), HasOpName("input"))));
   ASSERT_TRUE(session->last_error_checkpoint().has_value()) << "nothing was saved";
   EXPECT_EQ(*session->last_error_checkpoint(), Prefix() + "-2");
   EXPECT_EQ(LatestCheckpoint(dir_), Prefix() + "-2");
