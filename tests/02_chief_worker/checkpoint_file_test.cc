@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -15,6 +14,7 @@
 #include "gtest/gtest.h"
 #include "src/platform/errors.h"
 #include "src/platform/crc32c.h"
+#include "tests/testing/new_dir.h"
 
 namespace mts {
 namespace {
@@ -27,13 +27,7 @@ using ::testing::ThrowsMessage;
 
 class CheckpointFileTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    const char* tmp = std::getenv("TEST_TMPDIR");
-    ASSERT_NE(tmp, nullptr) << "run under bazel test";
-    dir_ = JoinPath(JoinPath(tmp, "checkpoint_file_test"),
-                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs_->CreateDirectories(dir_);
-  }
+  void SetUp() override { dir_ = NewDir(); }
 
   std::string Path(const std::string& name) const { return JoinPath(dir_, name); }
 

@@ -15,6 +15,7 @@
 #include "gtest/gtest.h"
 #include "src/platform/errors.h"
 #include "src/platform/logging.h"
+#include "tests/testing/new_dir.h"
 
 namespace mts {
 namespace {
@@ -188,10 +189,7 @@ TEST(CheckpointStateTextTest, RejectsGarbageNamingLineAndColumn) {
 class CheckpointStateFileTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const char* tmp = std::getenv("TEST_TMPDIR");
-    ASSERT_NE(tmp, nullptr) << "run under bazel test";
-    root_ = JoinPath(JoinPath(tmp, "checkpoint_state_test"),
-                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    root_ = NewDir();
     dir_ = JoinPath(root_, "logs");
     fs_->CreateDirectories(dir_);
     char cwd[4096];

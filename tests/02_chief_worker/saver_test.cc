@@ -6,7 +6,6 @@
 
 #include <unistd.h>
 
-#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <string>
@@ -21,6 +20,7 @@
 #include "src/platform/logging.h"
 #include "tests/testing/counting_session.h"
 #include "tests/testing/fake_clock.h"
+#include "tests/testing/new_dir.h"
 
 namespace mts {
 namespace {
@@ -73,13 +73,7 @@ void ExpectSameValues(const std::vector<Tensor>& a, const std::vector<Tensor>& b
 
 class SaverTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    const char* tmp = std::getenv("TEST_TMPDIR");
-    ASSERT_NE(tmp, nullptr) << "run under bazel test";
-    dir_ = JoinPath(JoinPath(tmp, "saver_test"),
-                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs_->CreateDirectories(dir_);
-  }
+  void SetUp() override { dir_ = NewDir(); }
   std::string Path(const std::string& name) const { return JoinPath(dir_, name); }
   std::string State() { return fs_->ReadFile(Path("checkpoint")); }
 

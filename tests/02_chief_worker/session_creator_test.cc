@@ -22,6 +22,7 @@
 #include "src/platform/file_system.h"
 #include "tests/testing/expect_error.h"
 #include "tests/testing/fake_clock.h"
+#include "tests/testing/new_dir.h"
 
 namespace mts {
 namespace {
@@ -31,14 +32,6 @@ using ::testing::StartsWith;
 using ::testing::Throws;
 
 constexpr int64_t kSec = 1000000;
-
-// A new, empty directory (a fresh one on every call, so --gtest_repeat finds no leftovers).
-std::string NewDir(const std::string& name) {
-  static int count = 0;
-  std::string dir = JoinPath(::testing::TempDir(), name + "_" + std::to_string(++count));
-  DefaultFileSystem()->CreateDirectories(dir);
-  return dir;
-}
 
 float ValueOf(SessionInterface& session, const Variable& v) {
   return session.Run(v.value()).scalar<float>();

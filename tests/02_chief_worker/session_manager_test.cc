@@ -22,6 +22,7 @@
 #include "src/platform/logging.h"
 #include "tests/testing/expect_error.h"
 #include "tests/testing/fake_clock.h"
+#include "tests/testing/new_dir.h"
 
 namespace mts {
 namespace {
@@ -91,16 +92,6 @@ class SessionManagerTest : public ::testing::Test {
     options.graph = &graph_;
     options.clock = &clock_;
     return options;
-  }
-
-  // A new, empty directory (a fresh one on every call, so --gtest_repeat finds no leftovers).
-  std::string NewDir() {
-    static int count = 0;
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::string dir =
-        JoinPath(::testing::TempDir(), std::string(info->name()) + "_" + std::to_string(++count));
-    DefaultFileSystem()->CreateDirectories(dir);
-    return dir;
   }
 
   // Saves w = `value` as <dir>/model.ckpt-<step> from a session of its own; returns the path.

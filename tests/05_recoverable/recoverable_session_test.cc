@@ -28,6 +28,7 @@
 #include "tests/testing/expect_error.h"
 #include "tests/testing/fake_clock.h"
 #include "tests/testing/fault_injection.h"
+#include "tests/testing/new_dir.h"
 #include "tests/testing/wrapped_session_contract.h"
 
 namespace mts {
@@ -54,23 +55,6 @@ INSTANTIATE_TYPED_TEST_SUITE_P(Stage05, WrappedSessionContractTest,
                                ::testing::Types<RecoverableSession>);
 
 constexpr ErrorCode kPreemptionCodes[] = {ErrorCode::kAborted, ErrorCode::kUnavailable};
-
-// A new, empty directory (a fresh one on every call, so --gtest_repeat finds no leftovers).
-std::string NewDir(const std::string& name) {
-  static int count = 0;
-  std::string dir = JoinPath(::testing::TempDir(), name + "_" + std::to_string(++count));
-  DefaultFileSystem()->CreateDirectories(dir);
-  return dir;
-}
-
-// `code` as the OpError subclass the layers above catch, ready to cross a thread.
-std::exception_ptr ErrorOf(ErrorCode code, const std::string& message) {
-  try {
-    ThrowOpError(code, message);
-  } catch (...) {
-    return std::current_exception();
-  }
-}
 
 // A thread of `coord` that records `error` there and ends; returns once it is recorded.
 void RecordErrorFromAThread(Coordinator& coord, std::exception_ptr error) {

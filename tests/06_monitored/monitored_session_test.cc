@@ -25,6 +25,7 @@
 #include "src/06_monitored/step_context.h"
 #include "src/platform/file_system.h"
 #include "tests/testing/fault_injection.h"
+#include "tests/testing/new_dir.h"
 #include "tests/testing/recording_hook.h"
 
 namespace mts {
@@ -39,21 +40,6 @@ class SubclassOfOutOfRange : public OutOfRangeError {
  public:
   using OutOfRangeError::OutOfRangeError;
 };
-
-std::exception_ptr ErrorOf(ErrorCode code, const std::string& message) {
-  try {
-    ThrowOpError(code, message);
-  } catch (...) {
-    return std::current_exception();
-  }
-}
-
-std::string NewDir(const std::string& name) {
-  static int count = 0;
-  std::string dir = JoinPath(::testing::TempDir(), name + "_" + std::to_string(++count));
-  DefaultFileSystem()->CreateDirectories(dir);
-  return dir;
-}
 
 // A graph with a global step and a train op that increments it, the default graph of the
 // test; sessions are made by a chief creator wrapped in fault injection.

@@ -5,7 +5,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <memory>
 #include <string>
 #include <thread>
@@ -15,6 +14,7 @@
 #include "gtest/gtest.h"
 #include "src/platform/errors.h"
 #include "tests/testing/expect_error.h"
+#include "tests/testing/new_dir.h"
 
 namespace mts {
 namespace {
@@ -31,11 +31,7 @@ class FileSystemTest : public ::testing::Test {
  protected:
   // A fresh, empty directory per test, named after the test.
   void SetUp() override {
-    const char* tmp = std::getenv("TEST_TMPDIR");
-    ASSERT_NE(tmp, nullptr) << "run under bazel test";
-    dir_ = JoinPath(JoinPath(tmp, "file_system_test"),
-                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs_->CreateDirectories(dir_);
+    dir_ = NewDir();
     ASSERT_THAT(fs_->ListDirectory(dir_), IsEmpty());
   }
 

@@ -20,19 +20,13 @@
 #include "src/06_monitored/monitored_session.h"
 #include "src/platform/file_system.h"
 #include "tests/testing/fault_injection.h"
+#include "tests/testing/new_dir.h"
 
 namespace mts {
 namespace {
 
 using ::testing::HasSubstr;
 using ::testing::ThrowsMessage;
-
-std::string NewDir(const std::string& name) {
-  static int count = 0;
-  std::string dir = JoinPath(::testing::TempDir(), name + "_" + std::to_string(++count));
-  DefaultFileSystem()->CreateDirectories(dir);
-  return dir;
-}
 
 // What model A left behind: its checkpoint and the values it holds.
 struct TrainedModel {
