@@ -1,10 +1,6 @@
 // RemoteSession against a Server in the same process, on a free port of 127.0.0.1.
 #include "src/07_distributed/remote_session.h"
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <memory>
 #include <string>
@@ -22,6 +18,7 @@
 #include "src/07_distributed/server.h"
 #include "src/07_distributed/tensor_coding.h"
 #include "src/platform/logging.h"
+#include "tests/testing/local_socket.h"
 
 namespace mts {
 namespace {
@@ -159,15 +156,8 @@ TEST_F(RemoteSessionTest, APsThatRestartedRaisesAbortedErrorAndHasLostItsVariabl
 
 TEST_F(RemoteSessionTest, AnRpcToAServerThatNeverAnswersMissesItsDeadline) {
   // A socket that accepts connections (the kernel's backlog does) but never speaks.
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
-  ASSERT_EQ(listen(fd, 8), 0);
-  socklen_t len = sizeof(addr);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  const std::string silent = "127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
+  LocalSocket listening(/*listening=*/true);
+  const std::string silent = listening.address();
 
   const auto start = std::chrono::steady_clock::now();
   // gRPC gives up on the connection (no HTTP/2 greeting) or on the call, whichever comes
@@ -176,7 +166,6 @@ TEST_F(RemoteSessionTest, AnRpcToAServerThatNeverAnswersMissesItsDeadline) {
                              ClusterSpec({{"ps", {silent}}}), RemoteSessionOptions{0.3}),
                UnavailableError);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
-  close(fd);
 }
 
 TEST(TensorCodingTest, TensorsAndAttributesSurviveTheWire) {

@@ -9,10 +9,6 @@
 // a directory that cannot be used, none of them may cost it. Stage 07's rows talk to real
 // gRPC servers on free ports of 127.0.0.1, and to ports where nothing listens; each is
 // bounded by a short deadline or a refused connection, so the rows take milliseconds.
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <functional>
 #include <memory>
@@ -43,6 +39,7 @@
 #include "src/platform/file_system.h"
 #include "tests/reliability/bad_input_support.h"
 #include "tests/testing/failing_file_system.h"
+#include "tests/testing/local_socket.h"
 
 namespace mts {
 namespace {
@@ -107,43 +104,6 @@ void TrainWithThrowingHook(const std::string& name, const std::string& where) {
 }
 
 // ---- Helpers of stage 07 ---------------------------------------------------------------------
-
-// A socket of 127.0.0.1 on a free port, listening if `listening`: its fd and "127.0.0.1:port".
-// Closed by the destructor.
-class LocalSocket {
- public:
-  explicit LocalSocket(bool listening) : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
-    if (fd_ < 0) ThrowFileSystemError("socket", errno);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
-        (listening && ::listen(fd_, 8) != 0)) {
-      ThrowFileSystemError("127.0.0.1:0", errno);
-    }
-    socklen_t len = sizeof(addr);
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
-    address_ = "127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
-  }
-  ~LocalSocket() { Close(); }
-  LocalSocket(const LocalSocket&) = delete;
-  LocalSocket& operator=(const LocalSocket&) = delete;
-
-  void Close() {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-  }
-  const std::string& address() const { return address_; }
-
- private:
-  int fd_;
-  std::string address_;
-};
-
-// "127.0.0.1:port" where nothing listens: a port bound, then released at once. (Another
-// process could take it in between; on a test machine that is rare, and the row would then
-// fail with another class, not hang.)
-std::string AddressNobodyListensOn() { return LocalSocket(/*listening=*/false).address(); }
 
 // A ps task serving on `address` (port 0: a free one).
 std::unique_ptr<Server> StartPs(const std::string& address = "127.0.0.1:0") {
