@@ -19,12 +19,7 @@ namespace {
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 using ::testing::ThrowsMessage;
-
-// Runs `y` once in a new session on the default graph.
-Tensor Eval(const Output& y) {
-  Session session;
-  return session.Run(y);
-}
+using testing_util::Eval;
 
 using ActivationFn = Output (*)(const Output&, const std::string&);
 
