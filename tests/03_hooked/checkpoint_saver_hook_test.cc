@@ -19,6 +19,9 @@ namespace mts {
 namespace {
 
 using ::testing::ElementsAre;
+using ::testing::StartsWith;
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 
 constexpr int64_t kSecond = 1000000;
 
@@ -99,12 +102,8 @@ class CheckpointSaverHookTest : public ::testing::Test {
 // The ValueErrors of the constructor: saver with scaffold, and the timer's.
 TEST_F(CheckpointSaverHookTest, RefusesInvalidSettings) {
   auto scaffold = std::make_shared<Scaffold>();
-  try {
-    CheckpointSaverHook(dir_, std::nullopt, 1, saver_, "model.ckpt", scaffold);
-    FAIL() << "accepted saver and scaffold";
-  } catch (const ValueError& e) {
-    EXPECT_STREQ(e.what(), "You cannot provide both saver and scaffold.");
-  }
+  EXPECT_THAT([&] { CheckpointSaverHook(dir_, std::nullopt, 1, saver_, "model.ckpt", scaffold); },
+              ThrowsMessage<ValueError>(StrEq("You cannot provide both saver and scaffold.")));
   EXPECT_THROW(CheckpointSaverHook(dir_, std::nullopt, std::nullopt), ValueError);
   EXPECT_THROW(CheckpointSaverHook(dir_, 10.0, 5), ValueError);
 }
@@ -114,12 +113,9 @@ TEST(CheckpointSaverHookBeginTest, NeedsAGlobalStep) {
   Graph g;
   DefaultGraphScope as_default(g);
   CheckpointSaverHook hook(JoinPath(::testing::TempDir(), "no_step"), std::nullopt, 1);
-  try {
-    hook.Begin();
-    FAIL() << "Begin did not throw";
-  } catch (const RuntimeError& e) {
-    EXPECT_STREQ(e.what(), "Global step should be created to use CheckpointSaverHook.");
-  }
+  EXPECT_THAT([&] { hook.Begin(); },
+              ThrowsMessage<RuntimeError>(
+                  StrEq("Global step should be created to use CheckpointSaverHook.")));
   SummaryWriterCache::Clear();
 }
 
@@ -271,24 +267,17 @@ TEST(CheckpointSaverHookLookupTest, NeedsExactlyOneSaverInTheGraph) {
   {
     HookTestHarness harness;
     auto hook = std::make_shared<CheckpointSaverHook>(dir, std::nullopt, 1);
-    try {
-      harness.Start({hook});
-      FAIL() << "saved without a Saver";
-    } catch (const RuntimeError& e) {
-      EXPECT_THAT(e.what(), ::testing::StartsWith("No items in collection savers."));
-    }
+    EXPECT_THAT([&] { harness.Start({hook}); },
+                ThrowsMessage<RuntimeError>(StartsWith("No items in collection savers.")));
   }
   {
     HookTestHarness harness;
     harness.graph().AddToCollection(GraphKeys::kSavers, std::make_shared<Saver>());
     harness.graph().AddToCollection(GraphKeys::kSavers, std::make_shared<Saver>());
     auto hook = std::make_shared<CheckpointSaverHook>(dir, std::nullopt, 1);
-    try {
-      harness.Start({hook});
-      FAIL() << "picked one of two Savers";
-    } catch (const RuntimeError& e) {
-      EXPECT_THAT(e.what(), ::testing::StartsWith("More than one item in collection savers."));
-    }
+    EXPECT_THAT(
+        [&] { harness.Start({hook}); },
+        ThrowsMessage<RuntimeError>(StartsWith("More than one item in collection savers.")));
   }
   SummaryWriterCache::Clear();
 }

@@ -16,6 +16,8 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 
 constexpr int64_t kMillisecond = 1000;
 
@@ -58,12 +60,8 @@ TEST_F(LoggingTensorHookTest, RefusesInvalidSettings) {
       {-2, std::nullopt, true, "invalid every_n_iter=-2."},
   };
   for (const Case& c : cases) {
-    try {
-      LoggingTensorHook({c_}, c.every_n_iter, c.every_n_secs, c.at_end);
-      ADD_FAILURE() << "accepted: " << c.error;
-    } catch (const ValueError& e) {
-      EXPECT_EQ(e.what(), c.error);
-    }
+    EXPECT_THAT([&] { LoggingTensorHook({c_}, c.every_n_iter, c.every_n_secs, c.at_end); },
+                ThrowsMessage<ValueError>(StrEq(c.error)));
   }
   EXPECT_NO_THROW(LoggingTensorHook({c_}, std::nullopt, std::nullopt, /*at_end=*/true));
 }

@@ -21,6 +21,8 @@ namespace mts {
 namespace {
 
 using ::testing::ElementsAre;
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 
 constexpr int64_t kSecond = 1000000;
 
@@ -103,18 +105,13 @@ class SummarySaverHookTest : public ::testing::Test {
 // Exactly one of scaffold and summary_op, then the timer's rules.
 TEST_F(SummarySaverHookTest, RefusesInvalidSettings) {
   const std::string kExactlyOne = "Exactly one of scaffold or summary_op must be provided.";
-  try {
-    SummarySaverHook(1, std::nullopt, dir_);
-    ADD_FAILURE() << "accepted neither";
-  } catch (const ValueError& e) {
-    EXPECT_EQ(e.what(), kExactlyOne);
-  }
-  try {
-    SummarySaverHook(1, std::nullopt, dir_, nullptr, std::make_shared<Scaffold>(), {loss_});
-    ADD_FAILURE() << "accepted both";
-  } catch (const ValueError& e) {
-    EXPECT_EQ(e.what(), kExactlyOne);
-  }
+  EXPECT_THAT([&] { SummarySaverHook(1, std::nullopt, dir_); },
+              ThrowsMessage<ValueError>(StrEq(kExactlyOne)));
+  EXPECT_THAT(
+      [&] {
+        SummarySaverHook(1, std::nullopt, dir_, nullptr, std::make_shared<Scaffold>(), {loss_});
+      },
+      ThrowsMessage<ValueError>(StrEq(kExactlyOne)));
   EXPECT_THROW(SummarySaverHook(1, 1.0, dir_, nullptr, nullptr, {loss_}), ValueError);
   EXPECT_THROW(SummarySaverHook(std::nullopt, std::nullopt, dir_, nullptr, nullptr, {loss_}),
                ValueError);
@@ -126,12 +123,9 @@ TEST(SummarySaverHookBeginTest, NeedsAGlobalStep) {
   DefaultGraphScope as_default(g);
   SummarySaverHook hook(1, std::nullopt, "", nullptr, nullptr,
                         std::vector<Output>{SummaryConstant("x", 1)});
-  try {
-    hook.Begin();
-    FAIL() << "Begin did not throw";
-  } catch (const RuntimeError& e) {
-    EXPECT_STREQ(e.what(), "Global step should be created to use SummarySaverHook.");
-  }
+  EXPECT_THAT(
+      [&] { hook.Begin(); },
+      ThrowsMessage<RuntimeError>(StrEq("Global step should be created to use SummarySaverHook.")));
 }
 
 // save_steps=8, one increment per run: START and a summary after the first run (step 1),

@@ -148,12 +148,8 @@ TEST_F(InspectEventsTest, ReportsDamagedAndTruncatedFilesAndReadsTheOthers) {
 TEST_F(InspectEventsTest, MissingDirectoryOrNoEventFileIsNotFound) {
   EXPECT_THROW(CollectEventStatistics(JoinPath(dir_, "nowhere")), NotFoundError);
   fs_->WriteFileAtomically(JoinPath(dir_, "checkpoint"), "");
-  try {
-    CollectEventStatistics(dir_);
-    FAIL() << "no exception";
-  } catch (const NotFoundError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("no event file in " + dir_));
-  }
+  EXPECT_THAT([&] { CollectEventStatistics(dir_); },
+              ::testing::ThrowsMessage<NotFoundError>(HasSubstr("no event file in " + dir_)));
 }
 
 }  // namespace

@@ -2,10 +2,6 @@
 // DeadlineExceededError within the limit.
 #include "chapters/07_distributed/exercises/wait_for_ps/wait_for_ps.h"
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <memory>
 #include <thread>
 
@@ -14,21 +10,10 @@
 #include "src/platform/errors.h"
 #include "src/07_distributed/server.h"
 #include "tests/testing/fake_clock.h"
+#include "tests/testing/local_socket.h"
 
 namespace mts {
 namespace {
-
-std::string FreeAddress() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
-  socklen_t len = sizeof(addr);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  close(fd);
-  return "127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
-}
 
 TEST(WaitForPsTest, AServerThatIsUpAnswersAtOnce) {
   Server ps(ClusterSpec::FromFlag("ps=127.0.0.1:0"), "ps", 0);
@@ -38,7 +23,7 @@ TEST(WaitForPsTest, AServerThatIsUpAnswersAtOnce) {
 // A server that comes up while the waiter sleeps is found at the next attempt: the test
 // starts it while the waiter is asleep on a fake clock, then moves time on.
 TEST(WaitForPsTest, AServerThatComesUpLateIsFound) {
-  const std::string address = FreeAddress();
+  const std::string address = AddressNobodyListensOn();
   FakeClock clock;
   uint64_t incarnation = 0;
   std::thread waiter([&] { incarnation = WaitForPs(address, 10, 0.05, &clock); });
@@ -52,7 +37,7 @@ TEST(WaitForPsTest, AServerThatComesUpLateIsFound) {
 // With no server at all, the waiter gives up once the limit has passed on its clock, and the
 // error names the address.
 TEST(WaitForPsTest, NoServerIsADeadlineExceededErrorAtTheLimit) {
-  const std::string address = FreeAddress();
+  const std::string address = AddressNobodyListensOn();
   FakeClock clock(FakeClock::Mode::kAutoAdvance);
   EXPECT_THAT([&] { WaitForPs(address, 0.5, 0.05, &clock); },
               ::testing::ThrowsMessage<DeadlineExceededError>(::testing::HasSubstr(address)));
