@@ -64,6 +64,7 @@
 #include "src/07_distributed/replica_device_setter.h"
 #include "src/07_distributed/server.h"
 #include "src/platform/logging.h"
+#include "tools/working_directory.h"
 
 namespace {
 
@@ -242,6 +243,7 @@ int RunWorker(const DistributedFlags& flags) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (!mts::EnterBuildWorkingDirectory()) return 1;  // Relative paths are the user's.
   const DistributedFlags flags = ParseDistributedFlags(argc, argv);  // Exits 2 on a bad value.
   try {
     if (flags.job_name.empty()) {

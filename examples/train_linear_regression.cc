@@ -41,6 +41,7 @@
 #include "src/03_hooked/stop_at_step_hook.h"
 #include "src/06_monitored/monitored_session_scope.h"
 #include "src/06_monitored/monitored_training_session.h"
+#include "tools/working_directory.h"
 
 ABSL_FLAG(int64_t, steps, 200, "Train until the global step reaches this many steps.");
 ABSL_FLAG(double, learning_rate, 0.05, "Gradient descent's learning rate.");
@@ -52,6 +53,7 @@ int main(int argc, char** argv) {
       "Fits y = x w + b to 200 noisy points with gradient descent through "
       "MonitoredTrainingSession, logging the loss every 50 steps.");
   absl::ParseCommandLine(argc, argv);  // --help prints the flags and exits.
+  if (!mts::EnterBuildWorkingDirectory()) return 1;  // A relative --checkpoint_dir is the user's.
   const int64_t steps = absl::GetFlag(FLAGS_steps);
   const double learning_rate = absl::GetFlag(FLAGS_learning_rate);
   if (steps <= 0 || !std::isfinite(learning_rate) || learning_rate <= 0) {

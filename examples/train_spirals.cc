@@ -53,6 +53,7 @@
 #include "src/06_monitored/monitored_session_scope.h"
 #include "src/06_monitored/monitored_training_session.h"
 #include "src/platform/file_system.h"
+#include "tools/working_directory.h"
 
 ABSL_FLAG(int64_t, steps, 1000, "Train until the global step reaches this many steps.");
 ABSL_FLAG(std::string, checkpoint_dir, "/tmp/mts_spirals",
@@ -206,6 +207,7 @@ int main(int argc, char** argv) {
       "Trains a small network on the spirals with MonitoredTrainingSession. Run it again "
       "with the same --checkpoint_dir and a larger --steps: it resumes where it stopped.");
   absl::ParseCommandLine(argc, argv);
+  if (!mts::EnterBuildWorkingDirectory()) return 1;  // A relative --checkpoint_dir is the user's.
   // Line by line even into a pipe or file, so the progress shows as it happens and keeps
   // its place among the library's log lines on stderr.
   std::setvbuf(stdout, nullptr, _IOLBF, 0);

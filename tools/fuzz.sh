@@ -35,16 +35,19 @@ declare -A SOURCES=(
   [checkpoint_reader_fuzzer]="${BASE[*]} src/01_session/tensor.cc src/01_session/tensor_shape.cc
       src/01_session/types.cc src/02_chief_worker/checkpoint_file.cc"
   [checkpoint_state_fuzzer]="${BASE[*]} src/02_chief_worker/checkpoint_state.cc
-      src/02_chief_worker/checkpoint_state_text.cc"
+      src/02_chief_worker/checkpoint_state_text.cc
+      ${out}/gen/src/02_chief_worker/checkpoint_state.pb.cc"
   [event_file_reader_fuzzer]="${BASE[*]} src/03_hooked/record_reader.cc
-      src/03_hooked/event_file_reader.cc ${out}/gen/src/01_session/summary.pb.cc
+      src/03_hooked/event_file_reader.cc ${out}/gen/src/01_session/learning/summary.pb.cc
       ${out}/gen/src/03_hooked/event.pb.cc"
   # Stage 07's messages reach the whole of stage 01: the store re-makes and runs update ops.
-  [ps_message_fuzzer]="$(ls src/01_session/*.cc src/platform/*.cc | tr '\n' ' ')
-      ${out}/gen/src/01_session/summary.pb.cc ${out}/gen/src/07_distributed/parameter_server.pb.cc
+  [ps_message_fuzzer]="$(ls src/01_session/*.cc src/01_session/learning/*.cc src/platform/*.cc |
+                         tr '\n' ' ')
+      ${out}/gen/src/01_session/learning/summary.pb.cc ${out}/gen/src/07_distributed/parameter_server.pb.cc
       src/07_distributed/tensor_coding.cc src/07_distributed/variable_store.cc"
 )
-declare -A LIBS=([event_file_reader_fuzzer]=-lprotobuf [ps_message_fuzzer]="-lprotobuf -lpthread")
+declare -A LIBS=([checkpoint_state_fuzzer]=-lprotobuf [event_file_reader_fuzzer]=-lprotobuf
+                 [ps_message_fuzzer]="-lprotobuf -lpthread")
 
 if [ $# -eq 0 ]; then
   set -- $(cd tests/fuzz && ls -- *_fuzzer.cc | sed 's/\.cc$//')
@@ -53,7 +56,8 @@ fi
 # The protobuf classes the readers parse into, with Debian's protoc (messages only: the
 # parameter server's gRPC service is not fuzzed, what it decodes is).
 /usr/bin/protoc --proto_path=. --cpp_out="${out}/gen" src/01_session/learning/summary.proto \
-  src/03_hooked/event.proto src/07_distributed/parameter_server.proto
+  src/02_chief_worker/checkpoint_state.proto src/03_hooked/event.proto \
+  src/07_distributed/parameter_server.proto
 
 # The object file of one source, under ${out}/obj.
 object_of() { echo "${out}/obj/${1//\//_}.o"; }
@@ -79,10 +83,17 @@ status=0
 for target in "$@"; do
   [ -n "${SOURCES[${target}]:-}" ] || { echo "fuzz.sh: unknown target ${target}"; exit 2; }
   sources=(${SOURCES[${target}]} "tests/fuzz/${target}.cc")
-  compile_all "${sources[@]}" || { echo "fuzz.sh: ${target} does not compile"; exit 2; }
   objs=()
   for src in "${sources[@]}"; do objs+=("$(object_of "${src}")"); done
-  "${CXX}" "${CXXFLAGS[@]}" -fsanitize=fuzzer "${objs[@]}" ${LIBS[${target}]:-} -o "${out}/${target}"
+  # A target that does not build is a failed target, counted as one, never skipped: a moved
+  # source once left two of four targets unbuilt while the run still said "2 passed".
+  if ! compile_all "${sources[@]}" ||
+     ! "${CXX}" "${CXXFLAGS[@]}" -fsanitize=fuzzer "${objs[@]}" ${LIBS[${target}]:-} \
+         -o "${out}/${target}"; then
+    echo "fuzz ${target}: FAILED, does not build (a source listed in tools/fuzz.sh moved?)"
+    status=1
+    continue
+  fi
 
   scratch="${out}/corpus/${target}"
   mkdir -p "${scratch}"

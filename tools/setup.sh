@@ -11,6 +11,8 @@ PACKAGES=(
   libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   # The independent decoder that checks event files mts writes (tests/03_hooked).
   python3-protobuf
+  # tools/plot_scalars.py: a log directory's scalars drawn to PNG or SVG, without TensorBoard.
+  python3-matplotlib
   # The book: Doxygen XML -> Breathe -> Sphinx (MyST Markdown), with graphviz diagrams.
   doxygen graphviz python3-sphinx python3-breathe python3-myst-parser python3-sphinx-rtd-theme
   # The book's browser test (//docs:browser_test): every page loaded in headless chromium.

@@ -25,17 +25,18 @@
 // path (or when asked to, save_relative_paths), absolute otherwise; readers join relative
 // ones back onto the directory they read from, so a relative directory can be moved.
 //
-// The parser is a small hand-written reader of protobuf text format for this one message:
-// comments, any field order, single or double quotes, adjacent strings, C escapes (octal,
-// hex, \u), list syntax for repeated fields, `,`/`;` separators. It rejects anything else
-// with a message naming line and column.
+// Protobuf does the text format: checkpoint_state.proto declares TensorFlow's message, and
+// TextFormat parses it (all of text format: comments, any field order, either quote,
+// escapes, list syntax) and prints it. Two things are added: a parse error becomes a
+// ValueError naming line and column, and doubles print as Python's repr(float), because the
+// state files TensorFlow users have were printed by Python's protobuf, not C++'s.
 //
 // Thread safety: all functions may be called from any thread; concurrent writers of one
 // state file leave one of their versions, whole.
 //
 // TensorFlow: tensorflow/python/training/checkpoint_management.py (get_checkpoint_state,
 // update_checkpoint_state_internal, generate_checkpoint_state_proto, latest_checkpoint) and
-// checkpoint_state.proto.
+// checkpoint_state.proto (checkpoint_state.proto here is the same message).
 #ifndef MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_STATE_H_
 #define MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_STATE_H_
 

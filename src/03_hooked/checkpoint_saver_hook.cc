@@ -81,6 +81,9 @@ void CheckpointSaverHook::End(SessionInterface& session) {
   const int64_t last_step = GlobalStepValue(session, global_step_read_);
   if (timer_.last_triggered_step() != last_step) Save(session, last_step);
   for (const auto& listener : listeners_) listener->End(session, last_step);
+  // The final save's CHECKPOINT event is queued after every other hook's last flush: flush
+  // it now, or a program that ends here loses it from its event file.
+  summary_writer_->Flush();
   directory_lock_.reset();  // Done writing: another chief may have the directory now.
 }
 

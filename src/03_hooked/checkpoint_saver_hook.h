@@ -122,8 +122,9 @@ class CheckpointSaverHook : public SessionRunHook {
   /// Saves if the timer triggers at the real step (the two-stage check above); requests a
   /// stop if a listener's AfterSave returned true. \throws as AfterCreateSession.
   void AfterRun(SessionRunContext& run_context, const SessionRunValues& run_values) override;
-  /// Saves if the final step was not saved yet, then calls every listener's End with it.
-  /// \throws as AfterCreateSession.
+  /// Saves if the final step was not saved yet, calls every listener's End with it, then
+  /// flushes the event writer (so the last CHECKPOINT event is on disk) and releases the
+  /// directory's lock. \throws as AfterCreateSession; OpError if the flush fails.
   void End(SessionInterface& session) override;
 
   /// "<checkpoint_dir>/<checkpoint_basename>": the prefix every checkpoint path starts with.

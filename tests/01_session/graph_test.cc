@@ -6,11 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 
 namespace mts {
 namespace {
+
+using ::testing::HasSubstr;
+using ::testing::ThrowsMessage;
 
 // Each test builds in its own graph, made default for the test's duration.
 class GraphTest : public ::testing::Test {
@@ -18,17 +22,6 @@ class GraphTest : public ::testing::Test {
   Graph g_;
   DefaultGraphScope as_default_{g_};
 };
-
-// Expects `f` to throw E whose what() contains `text`.
-template <typename E, typename F>
-void ExpectThrowContaining(F f, const std::string& text) {
-  try {
-    f();
-    ADD_FAILURE() << "expected an exception containing: " << text;
-  } catch (const E& e) {
-    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
-  }
-}
 
 // ---- Names -------------------------------------------------------------------------------
 
@@ -172,16 +165,19 @@ TEST_F(GraphTest, LookupByName) {
 // A missing op is a ValueError with TensorFlow's wording.
 TEST_F(GraphTest, MissingNamesRaiseValueErrorWithTensorFlowsWording) {
   Constant(1.0f, "c");
-  ExpectThrowContaining<ValueError>([&] { g_.GetOperationByName("nope"); },
-                                    "The name 'nope' refers to an Operation not in the graph.");
-  ExpectThrowContaining<ValueError>(
+  EXPECT_THAT([&] { g_.GetOperationByName("nope"); },
+              ThrowsMessage<ValueError>(
+                  HasSubstr("The name 'nope' refers to an Operation not in the graph.")));
+  EXPECT_THAT(
       [&] { g_.GetTensorByName("nope:0"); },
-      "The name 'nope:0' refers to a Tensor which does not exist. The operation, 'nope', "
-      "does not exist in the graph.");
-  ExpectThrowContaining<ValueError>(
+      ThrowsMessage<ValueError>(HasSubstr(
+          "The name 'nope:0' refers to a Tensor which does not exist. The operation, 'nope', "
+          "does not exist in the graph.")));
+  EXPECT_THAT(
       [&] { g_.GetTensorByName("c:1"); },
-      "The name 'c:1' refers to a Tensor which does not exist. The operation, 'c', exists "
-      "but only has 1 outputs.");
+      ThrowsMessage<ValueError>(HasSubstr(
+          "The name 'c:1' refers to a Tensor which does not exist. The operation, 'c', exists "
+          "but only has 1 outputs.")));
 }
 
 // Tensor names must have the form "<op_name>:<output_index>".
@@ -287,8 +283,9 @@ TEST_F(GraphTest, FinalizedGraphRejectsChangesAndStaysUnchanged) {
   g_.Finalize();
   EXPECT_TRUE(g_.finalized());
 
-  ExpectThrowContaining<RuntimeError>([&] { Constant(2.0f, "d"); }, "Graph is finalized");
-  ExpectThrowContaining<RuntimeError>([&] { Identity(c); }, "Graph is finalized");
+  EXPECT_THAT([&] { Constant(2.0f, "d"); },
+              ThrowsMessage<RuntimeError>(HasSubstr("Graph is finalized")));
+  EXPECT_THAT([&] { Identity(c); }, ThrowsMessage<RuntimeError>(HasSubstr("Graph is finalized")));
   EXPECT_THROW(g_.AddToCollection("k", 2), RuntimeError);
   EXPECT_THROW(g_.ClearCollection("k"), RuntimeError);
 
@@ -328,13 +325,13 @@ TEST_F(GraphTest, UnregisteredOpTypeRaisesNotFound) {
 // from a message do) refuses another number before its shape function sees them.
 TEST_F(GraphTest, AnOpWithAFixedNumberOfInputsRefusesAnotherNumber) {
   Output c = Constant(1.0f, "c");
-  ExpectThrowContaining<ValueError>([&] { g_.AddOperation("Assign", "a", {c}); },
-                                    "Op 'a' (Assign) takes 2 inputs, got 1");
-  ExpectThrowContaining<ValueError>(
+  EXPECT_THAT([&] { g_.AddOperation("Assign", "a", {c}); },
+              ThrowsMessage<ValueError>(HasSubstr("Op 'a' (Assign) takes 2 inputs, got 1")));
+  EXPECT_THAT(
       [&] {
         g_.AddOperation("Assign", "a", {c, c, c});
       },
-      "takes 2 inputs, got 3");
+      ThrowsMessage<ValueError>(HasSubstr("takes 2 inputs, got 3")));
   EXPECT_EQ(g_.num_ops(), 1);
 }
 
@@ -348,8 +345,9 @@ TEST_F(GraphTest, InputsFromAnotherGraphRaiseValueError) {
     DefaultGraphScope in_other(other);
     foreign = Constant(1.0f, "foreign");
   }
-  ExpectThrowContaining<ValueError>([&] { g_.AddOperation("Identity", "id", {foreign}); },
-                                    "the tensor's graph is different from this op's graph");
+  EXPECT_THAT(
+      [&] { g_.AddOperation("Identity", "id", {foreign}); },
+      ThrowsMessage<ValueError>(HasSubstr("the tensor's graph is different from this op's graph")));
   EXPECT_THROW(g_.AddOperation("NoOp", "n", {}, {}, {foreign.op()}), ValueError);
   EXPECT_EQ(g_.num_ops(), 0);
   EXPECT_EQ(other.num_ops(), 1);

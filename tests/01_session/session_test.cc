@@ -9,14 +9,23 @@
 #include <type_traits>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/op_kernel_context.h"
 #include "src/01_session/variables.h"
+#include "tests/testing/expect_error.h"
 #include "tests/testing/fake_clock.h"
 
 namespace mts {
 namespace {
+
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+using ::testing::Property;
+using ::testing::StrEq;
+using ::testing::Throws;
+using ::testing::ThrowsMessage;
 
 // A test-only op whose kernel fails with AbortedError and, like a careless kernel, does not
 // name itself: the executor must add the name.
@@ -36,17 +45,6 @@ class SessionTest : public ::testing::Test {
   Variable counter_{Tensor::Scalar(int64_t{0}), "counter"};
   Output increment_ = counter_.AssignAdd(Constant(int64_t{1}), "increment");
 };
-
-// Expects `f` to throw E whose what() contains `text`.
-template <typename E, typename F>
-void ExpectThrowContaining(F f, const std::string& text) {
-  try {
-    f();
-    ADD_FAILURE() << "expected an exception containing: " << text;
-  } catch (const E& e) {
-    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
-  }
-}
 
 // ---- Which graph -------------------------------------------------------------------------
 
@@ -205,9 +203,12 @@ TEST_F(SessionTest, FeedsOverrideAnyTensor) {
 TEST_F(SessionTest, FeedOfTheWrongDtypeRaisesTypeError) {
   Output x = Placeholder(DataType::kFloat, {2}, "x");
   Session session;
-  ExpectThrowContaining<TypeError>(
-      [&] { session.Run(Identity(x), {{x, Tensor::Vector<int32_t>({1, 2})}}); },
-      "Cannot feed value of dtype int32 for Tensor 'x:0', which has dtype float32");
+  EXPECT_THAT(
+      [&] {
+        session.Run(Identity(x), {{x, Tensor::Vector<int32_t>({1, 2})}});
+      },
+      ThrowsMessage<TypeError>(
+          HasSubstr("Cannot feed value of dtype int32 for Tensor 'x:0', which has dtype float32")));
 }
 
 // A feed of an incompatible shape is a ValueError naming the tensor and both shapes.
@@ -215,9 +216,12 @@ TEST_F(SessionTest, FeedOfTheWrongShapeRaisesValueError) {
   Output x = Placeholder(DataType::kFloat, {TensorShape::kUnknownDim, 2}, "x");
   Output y = Identity(x);
   Session session;
-  ExpectThrowContaining<ValueError>(
-      [&] { session.Run(y, {{x, Tensor::Vector<float>({1, 2})}}); },
-      "Cannot feed value of shape [2] for Tensor 'x:0', which has shape [?,2]");
+  EXPECT_THAT(
+      [&] {
+        session.Run(y, {{x, Tensor::Vector<float>({1, 2})}});
+      },
+      ThrowsMessage<ValueError>(
+          HasSubstr("Cannot feed value of shape [2] for Tensor 'x:0', which has shape [?,2]")));
   EXPECT_THROW(session.Run(y, {{x, Tensor::Matrix<float>({{1, 2, 3}})}}), ValueError);
   EXPECT_THROW(session.Run(y, {{x, Tensor()}}), ValueError);  // No value at all.
 }
@@ -227,15 +231,10 @@ TEST_F(SessionTest, UnfedPlaceholderRaisesInvalidArgumentNamingIt) {
   Output x = Placeholder(DataType::kFloat, {TensorShape::kUnknownDim, 2}, "x");
   Output y = Identity(x);
   Session session;
-  try {
-    session.Run(y);
-    FAIL() << "expected InvalidArgumentError";
-  } catch (const InvalidArgumentError& e) {
-    EXPECT_EQ(e.op_name(), "x");
-    EXPECT_EQ(e.message(),
-              "You must feed a value for placeholder tensor 'x' with dtype float32 and shape "
-              "[?,2]");
-  }
+  EXPECT_THAT([&] { session.Run(y); },
+              Throws<InvalidArgumentError>(
+                  AllOf(HasOpName("x"), HasMessage("You must feed a value for placeholder tensor "
+                                                   "'x' with dtype float32 and shape [?,2]"))));
 }
 
 // ---- Graph mismatches --------------------------------------------------------------------
@@ -255,10 +254,10 @@ TEST_F(SessionTest, FetchingATensorOfAnotherGraphRaisesValueError) {
   }
   const std::string phrase = "the tensor's graph is different from the session's graph";
   Session on_g2(&g2);
-  ExpectThrowContaining<ValueError>([&] { on_g2.Run(c1); }, phrase);
+  EXPECT_THAT([&] { on_g2.Run(c1); }, ThrowsMessage<ValueError>(HasSubstr(phrase)));
   EXPECT_EQ(on_g2.Run(c2).scalar<float>(), 2.0f);
   Session on_g1(&g1);
-  ExpectThrowContaining<ValueError>([&] { on_g1.Run(c2); }, phrase);
+  EXPECT_THAT([&] { on_g1.Run(c2); }, ThrowsMessage<ValueError>(HasSubstr(phrase)));
   EXPECT_EQ(on_g1.Run(c1).scalar<float>(), 1.0f);
 }
 
@@ -274,9 +273,12 @@ TEST_F(SessionTest, FeedsAndTargetsOfAnotherGraphRaiseValueError) {
   }
   Output mine = Constant(1.0f);
   Session session;
-  ExpectThrowContaining<ValueError>(
-      [&] { session.Run(mine, {{foreign, Tensor::Scalar(1.0f)}}); },
-      "the tensor's graph is different from the session's graph");
+  EXPECT_THAT(
+      [&] {
+        session.Run(mine, {{foreign, Tensor::Scalar(1.0f)}});
+      },
+      ThrowsMessage<ValueError>(
+          HasSubstr("the tensor's graph is different from the session's graph")));
   EXPECT_THROW(session.Run(foreign_op), ValueError);
   EXPECT_THROW(session.Run(Output()), ValueError);  // A null handle.
 }
@@ -287,14 +289,10 @@ TEST_F(SessionTest, FeedsAndTargetsOfAnotherGraphRaiseValueError) {
 TEST_F(SessionTest, EmptyGraphRaisesRuntimeError) {
   Graph empty;
   Session session(&empty);
-  try {
-    session.Run(std::vector<Output>{});
-    FAIL() << "expected RuntimeError";
-  } catch (const RuntimeError& e) {
-    EXPECT_STREQ(e.what(),
-                 "The Session graph is empty.  Add operations to the graph before calling "
-                 "run().");
-  }
+  EXPECT_THAT(
+      [&] { session.Run(std::vector<Output>{}); },
+      ThrowsMessage<RuntimeError>(
+          StrEq("The Session graph is empty.  Add operations to the graph before calling run().")));
 }
 
 // After Close, Run raises TensorFlow's closed-session error.
@@ -304,12 +302,9 @@ TEST_F(SessionTest, RunAfterCloseRaisesRuntimeError) {
   EXPECT_FALSE(session.closed());
   session.Close();
   EXPECT_TRUE(session.closed());
-  try {
-    session.Run(c);
-    FAIL() << "expected RuntimeError";
-  } catch (const RuntimeError& e) {
-    EXPECT_STREQ(e.what(), "Attempted to use a closed Session. Make a new session to run again.");
-  }
+  EXPECT_THAT([&] { session.Run(c); },
+              ThrowsMessage<RuntimeError>(
+                  StrEq("Attempted to use a closed Session. Make a new session to run again.")));
 }
 
 // Close is idempotent, and the destructor never throws, whether or not Close ran.
@@ -360,26 +355,20 @@ TEST_F(SessionTest, KernelErrorsCarryTheOpName) {
   Output x = Placeholder(DataType::kFloat, {TensorShape::kUnknownDim}, "x");
   Output r = Reshape(x, {3}, "to_three");
   Session session;
-  try {
-    session.Run(r, {{x, Tensor::Vector<float>({1, 2, 3, 4})}});
-    FAIL() << "expected InvalidArgumentError";
-  } catch (const InvalidArgumentError& e) {
-    EXPECT_EQ(e.op_name(), "to_three");
-    EXPECT_NE(std::string(e.what()).find("[[node to_three]]"), std::string::npos);
-  }
+  EXPECT_THAT(
+      [&] {
+        session.Run(r, {{x, Tensor::Vector<float>({1, 2, 3, 4})}});
+      },
+      Throws<InvalidArgumentError>(AllOf(
+          HasOpName("to_three"), Property(&std::exception::what, HasSubstr("[[node to_three]]")))));
 }
 
 // A kernel that forgets to name its op gets the name added, and keeps its error class.
 TEST_F(SessionTest, TheExecutorNamesTheOpAKernelForgot) {
   Output failing = g_.AddOperation("SessionTestFail", "fails", {})->output(0);
   Session session;
-  try {
-    session.Run(failing);
-    FAIL() << "expected AbortedError";
-  } catch (const AbortedError& e) {
-    EXPECT_EQ(e.op_name(), "fails");
-    EXPECT_EQ(e.message(), "the kernel gave up");
-  }
+  EXPECT_THAT([&] { session.Run(failing); },
+              Throws<AbortedError>(AllOf(HasOpName("fails"), HasMessage("the kernel gave up"))));
 }
 
 // ---- The plan cache ----------------------------------------------------------------------

@@ -2,11 +2,15 @@
 // compared, merged and printed.
 #include "src/01_session/tensor_shape.h"
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/platform/errors.h"
 
 namespace mts {
 namespace {
+
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 
 constexpr int64_t kUnknown = TensorShape::kUnknownDim;
 
@@ -78,12 +82,11 @@ TEST(TensorShapeTest, MergeKeepsWhatEitherShapeKnows) {
 
 // Merging incompatible shapes raises ValueError naming both.
 TEST(TensorShapeTest, MergingIncompatibleShapesRaisesValueError) {
-  try {
-    TensorShape({2, 3}).MergeWith({2, 4});
-    FAIL() << "expected ValueError";
-  } catch (const ValueError& e) {
-    EXPECT_STREQ(e.what(), "Shapes [2,3] and [2,4] are incompatible");
-  }
+  EXPECT_THAT(
+      [&] {
+        TensorShape({2, 3}).MergeWith({2, 4});
+      },
+      ThrowsMessage<ValueError>(StrEq("Shapes [2,3] and [2,4] are incompatible")));
 }
 
 // Equality is exact: an unknown dimension equals only an unknown dimension.

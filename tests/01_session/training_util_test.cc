@@ -3,11 +3,15 @@
 
 #include <algorithm>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 
 namespace mts {
 namespace {
+
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 
 bool InCollection(Graph& g, const std::string& key, const Variable& v) {
   std::vector<Variable> items = g.GetCollection<Variable>(key);
@@ -67,12 +71,8 @@ TEST(CreateGlobalStepTest, RefusesASecondStep) {
   DefaultGraphScope as_default(g);
   CreateGlobalStep();
   const int ops = g.num_ops();
-  try {
-    CreateGlobalStep();
-    FAIL() << "expected ValueError";
-  } catch (const ValueError& e) {
-    EXPECT_STREQ(e.what(), "\"global_step\" already exists.");
-  }
+  EXPECT_THAT([&] { CreateGlobalStep(); },
+              ThrowsMessage<ValueError>(StrEq("\"global_step\" already exists.")));
   EXPECT_EQ(g.num_ops(), ops);
 }
 

@@ -5,12 +5,17 @@
 #include <string>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/session.h"
+#include "tests/testing/expect_error.h"
 
 namespace mts {
 namespace {
+
+using ::testing::AllOf;
+using ::testing::Throws;
 
 // Each test builds in its own graph, made default for the test's duration.
 class VariablesTest : public ::testing::Test {
@@ -118,25 +123,18 @@ TEST_F(VariablesTest, CustomCollections) {
 TEST_F(VariablesTest, ReadingAnUninitialisedVariableRaisesNamingIt) {
   Variable w(Tensor::Scalar(1.0f), "w");
   Session session;
-  try {
-    session.Run(w.value());
-    FAIL() << "expected FailedPreconditionError";
-  } catch (const FailedPreconditionError& e) {
-    EXPECT_EQ(e.message(), "Attempting to use uninitialized value w");
-    EXPECT_EQ(e.op_name(), "w/read");
-  }
+  EXPECT_THAT([&] { session.Run(w.value()); },
+              Throws<FailedPreconditionError>(AllOf(
+                  HasMessage("Attempting to use uninitialized value w"), HasOpName("w/read"))));
 }
 
 // Fetching the variable op itself, unset, fails the same way (not an empty tensor).
 TEST_F(VariablesTest, FetchingTheUnsetVariableOpRaises) {
   Variable w(Tensor::Scalar(1.0f), "w");
   Session session;
-  try {
-    session.Run(w.op()->output(0));
-    FAIL() << "expected FailedPreconditionError";
-  } catch (const FailedPreconditionError& e) {
-    EXPECT_EQ(e.message(), "Attempting to use uninitialized value w");
-  }
+  EXPECT_THAT(
+      [&] { session.Run(w.op()->output(0)); },
+      Throws<FailedPreconditionError>(HasMessage("Attempting to use uninitialized value w")));
   session.Run(w.initializer());
   EXPECT_EQ(session.Run(w.op()->output(0)).scalar<float>(), 1.0f);
 }
@@ -286,12 +284,11 @@ TEST_F(VariablesTest, UpdatesCheckShapeAtRunTimeWhenUnknownAtBuildTime) {
   session.Run(GlobalVariablesInitializer());
   EXPECT_EQ(Floats(session.Run(set, {{x, Tensor::Vector<float>({5, 6})}})),
             (std::vector<float>{5, 6}));
-  try {
-    session.Run(set, {{x, Tensor::Vector<float>({5, 6, 7})}});
-    FAIL() << "expected InvalidArgumentError";
-  } catch (const InvalidArgumentError& e) {
-    EXPECT_EQ(e.op_name(), "Assign");
-  }
+  EXPECT_THAT(
+      [&] {
+        session.Run(set, {{x, Tensor::Vector<float>({5, 6, 7})}});
+      },
+      Throws<InvalidArgumentError>(HasOpName("Assign")));
   EXPECT_EQ(Floats(session.Run(w.value())), (std::vector<float>{5, 6}));  // Unchanged.
 }
 
@@ -300,13 +297,9 @@ TEST_F(VariablesTest, UpdatingAnUninitialisedVariableRaisesNamingIt) {
   Variable w(Tensor::Scalar(1.0f), "w");
   Output add = w.AssignAdd(Constant(1.0f));
   Session session;
-  try {
-    session.Run(add);
-    FAIL() << "expected FailedPreconditionError";
-  } catch (const FailedPreconditionError& e) {
-    EXPECT_EQ(e.message(), "Attempting to use uninitialized value w");
-    EXPECT_EQ(e.op_name(), "AssignAdd");
-  }
+  EXPECT_THAT([&] { session.Run(add); },
+              Throws<FailedPreconditionError>(AllOf(
+                  HasMessage("Attempting to use uninitialized value w"), HasOpName("AssignAdd"))));
   session.Run(w.Assign(Constant(5.0f)));  // Assign needs no prior value.
   EXPECT_EQ(session.Run(add).scalar<float>(), 6.0f);
 }

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -15,10 +14,12 @@
 #include "gtest/gtest.h"
 #include "src/platform/errors.h"
 #include "src/platform/crc32c.h"
+#include "tests/testing/new_dir.h"
 
 namespace mts {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
@@ -26,13 +27,7 @@ using ::testing::ThrowsMessage;
 
 class CheckpointFileTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    const char* tmp = std::getenv("TEST_TMPDIR");
-    ASSERT_NE(tmp, nullptr) << "run under bazel test";
-    dir_ = JoinPath(JoinPath(tmp, "checkpoint_file_test"),
-                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs_->CreateDirectories(dir_);
-  }
+  void SetUp() override { dir_ = NewDir(); }
 
   std::string Path(const std::string& name) const { return JoinPath(dir_, name); }
 
@@ -171,24 +166,15 @@ TEST_F(CheckpointFileTest, MissingFileAndMissingTensorAreNotFound) {
   EXPECT_THROW(CheckpointReader(*fs_, Path("absent")), NotFoundError);
   WriteCheckpoint(*fs_, Path("c"), SmallCheckpoint());
   CheckpointReader reader(*fs_, Path("c"));
-  try {
-    reader.Read("nope");
-    FAIL() << "no exception";
-  } catch (const NotFoundError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("'nope'"));
-  }
+  EXPECT_THAT([&] { reader.Read("nope"); }, ThrowsMessage<NotFoundError>(HasSubstr("'nope'")));
 }
 
 // A file that is not a checkpoint at all says so.
 TEST_F(CheckpointFileTest, TextFileIsDataLossNamingTheMagic) {
   WriteRaw(Path("checkpoint"), "model_checkpoint_path: \"model.ckpt-1\"\n");
-  try {
-    CheckpointReader(*fs_, Path("checkpoint"));
-    FAIL() << "no exception";
-  } catch (const DataLossError& e) {
-    EXPECT_THAT(e.what(), HasSubstr(Path("checkpoint")));
-    EXPECT_THAT(e.what(), HasSubstr("magic"));
-  }
+  EXPECT_THAT(
+      [&] { CheckpointReader(*fs_, Path("checkpoint")); },
+      ThrowsMessage<DataLossError>(AllOf(HasSubstr(Path("checkpoint")), HasSubstr("magic"))));
 }
 
 // Flipping any one byte of a small checkpoint, anywhere, is detected: all bits of it, and
@@ -201,12 +187,8 @@ TEST_F(CheckpointFileTest, EverySingleByteCorruptionIsDataLoss) {
       std::string bad = good;
       bad[i] = static_cast<char>(bad[i] ^ mask);
       WriteRaw(path, bad);
-      try {
-        ReadEverything(path);
-        ADD_FAILURE() << "flipping byte " << i << " with mask " << int{mask} << " went unnoticed";
-      } catch (const DataLossError& e) {
-        EXPECT_THAT(e.what(), HasSubstr(path)) << "byte " << i;
-      }
+      EXPECT_THAT([&] { ReadEverything(path); }, ThrowsMessage<DataLossError>(HasSubstr(path)))
+          << "flipping byte " << i << " with mask " << int{mask};
     }
   }
 }
@@ -238,13 +220,8 @@ TEST_F(CheckpointFileTest, DamagedDataNamesTheTensor) {
   WriteRaw(Path("ckpt"), bad);
   CheckpointReader reader(*fs_, Path("ckpt"));
   EXPECT_TRUE(TensorEqual(reader.Read("a"), Tensor::Scalar<int64_t>(1)));
-  try {
-    reader.Read("w");
-    FAIL() << "no exception";
-  } catch (const DataLossError& e) {
-    EXPECT_THAT(e.what(), HasSubstr(Path("ckpt")));
-    EXPECT_THAT(e.what(), HasSubstr("'w'"));
-  }
+  EXPECT_THAT([&] { reader.Read("w"); },
+              ThrowsMessage<DataLossError>(AllOf(HasSubstr(Path("ckpt")), HasSubstr("'w'"))));
 }
 
 // A crafted file whose checksums are right but whose index asks for absurd sizes is

@@ -15,12 +15,16 @@
 #include "gtest/gtest.h"
 #include "src/platform/errors.h"
 #include "src/platform/logging.h"
+#include "tests/testing/new_dir.h"
 
 namespace mts {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 
 // The real files in tests/testdata/checkpoint_state, by absolute path (tests may chdir).
 std::string Sample(const std::string& name) {
@@ -150,7 +154,8 @@ TEST(CheckpointStateTextTest, ParsesTheWholeTextFormatForItsFields) {
   EXPECT_EQ(ParseCheckpointState(""), CheckpointState{});
 }
 
-// Anything else is rejected with a ValueError saying where.
+// Anything else is rejected with a ValueError saying where (protobuf's TextFormat finds it;
+// line and column count from 1, and a tab advances the column to the next multiple of 8).
 TEST(CheckpointStateTextTest, RejectsGarbageNamingLineAndColumn) {
   const std::vector<std::string> garbage = {
       "garbage",
@@ -176,13 +181,12 @@ TEST(CheckpointStateTextTest, RejectsGarbageNamingLineAndColumn) {
   for (const std::string& text : garbage) {
     EXPECT_THROW(ParseCheckpointState(text), ValueError) << text;
   }
-  try {
-    ParseCheckpointState("model_checkpoint_path: \"a\"\n  bogus: 1\n");
-    FAIL() << "no exception";
-  } catch (const ValueError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("line 2 column 3"));
-    EXPECT_THAT(e.what(), HasSubstr("'bogus'"));
-  }
+  EXPECT_THAT([&] { ParseCheckpointState("model_checkpoint_path: \"a\"\n  bogus: 1\n"); },
+              ThrowsMessage<ValueError>(AllOf(HasSubstr("line 2 column 8"),  // The ':' after it.
+                                              HasSubstr("has no field named \"bogus\""))));
+  EXPECT_THAT(
+      [&] { ParseCheckpointState("model_checkpoint_path: \"a\"\nlast_preserved_timestamp: x1\n"); },
+      ThrowsMessage<ValueError>(HasSubstr("line 2 column 27: Expected double, got: x1")));
 }
 
 // ---- Paths and files -----------------------------------------------------------------------
@@ -190,10 +194,7 @@ TEST(CheckpointStateTextTest, RejectsGarbageNamingLineAndColumn) {
 class CheckpointStateFileTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const char* tmp = std::getenv("TEST_TMPDIR");
-    ASSERT_NE(tmp, nullptr) << "run under bazel test";
-    root_ = JoinPath(JoinPath(tmp, "checkpoint_state_test"),
-                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    root_ = NewDir();
     dir_ = JoinPath(root_, "logs");
     fs_->CreateDirectories(dir_);
     char cwd[4096];
@@ -299,12 +300,9 @@ TEST_F(CheckpointStateFileTest, GetWithAnUnparsableOrUnreadableStateFileIsNoneWi
 TEST_F(CheckpointStateFileTest, GetWithAnEmptyModelPathRaisesValueError) {
   for (const std::string text : {"", "all_model_checkpoint_paths: \"model.ckpt-1\"\n"}) {
     fs_->WriteFileAtomically(Path("checkpoint"), text);
-    try {
-      GetCheckpointState(dir_);
-      FAIL() << "no exception for: " << text;
-    } catch (const ValueError& e) {
-      EXPECT_STREQ(e.what(), ("Invalid checkpoint state loaded from " + dir_).c_str());
-    }
+    EXPECT_THAT([&] { GetCheckpointState(dir_); },
+                ThrowsMessage<ValueError>(StrEq("Invalid checkpoint state loaded from " + dir_)))
+        << "state file: " << text;
   }
 }
 

@@ -6,7 +6,7 @@
 
 #include <unistd.h>
 
-#include <cstdlib>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -18,14 +18,19 @@
 #include "src/01_session/session.h"
 #include "src/02_chief_worker/checkpoint_state.h"
 #include "src/platform/logging.h"
+#include "tests/testing/counting_session.h"
 #include "tests/testing/fake_clock.h"
+#include "tests/testing/new_dir.h"
 
 namespace mts {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::StartsWith;
+using ::testing::ThrowsMessage;
 
 // A variable of every dtype (and an empty one), plus an op that overwrites them all, so a
 // test can tell restored values from current ones.
@@ -66,36 +71,24 @@ void ExpectSameValues(const std::vector<Tensor>& a, const std::vector<Tensor>& b
   for (size_t i = 0; i < a.size(); ++i) EXPECT_TRUE(TensorEqual(a[i], b[i])) << i;
 }
 
-// Counts the Runs that reach the session below it.
-class CountingSession : public SessionInterface {
- public:
-  using SessionInterface::Run;
-  explicit CountingSession(SessionInterface& inner) : inner_(inner) {}
-  std::vector<Tensor> Run(const std::vector<Output>& fetches, const FeedDict& feeds,
-                          const std::vector<Operation*>& targets, const RunOptions& options,
-                          RunMetadata* metadata) override {
-    ++runs;
-    return inner_.Run(fetches, feeds, targets, options, metadata);
-  }
-  Graph* graph() const override { return inner_.graph(); }
-  void Close() override { inner_.Close(); }
-  int runs = 0;
-
- private:
-  SessionInterface& inner_;
-};
-
 class SaverTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    const char* tmp = std::getenv("TEST_TMPDIR");
-    ASSERT_NE(tmp, nullptr) << "run under bazel test";
-    dir_ = JoinPath(JoinPath(tmp, "saver_test"),
-                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs_->CreateDirectories(dir_);
-  }
+  void SetUp() override { dir_ = NewDir(); }
   std::string Path(const std::string& name) const { return JoinPath(dir_, name); }
   std::string State() { return fs_->ReadFile(Path("checkpoint")); }
+
+  // Writes Path("model.ckpt-<step>") as another program would, and returns that path: in a
+  // graph of its own, `build` makes the variables and gives them their values in the
+  // session it is handed (runs the initializer, perhaps more); a Saver of all of them then
+  // saves. The test's graph is untouched: a restore into it shares only the names.
+  std::string SaveCheckpointFrom(const std::function<void(Session&)>& build, int64_t step = 1) {
+    Graph graph;
+    DefaultGraphScope as_default(graph);
+    Session session;
+    build(session);
+    Saver saver;
+    return *saver.Save(session, Path("model.ckpt"), step);
+  }
 
   FileSystem* fs_ = DefaultFileSystem();
   std::string dir_;
@@ -137,17 +130,14 @@ TEST_F(SaverTest, RestoreIntoAFreshSessionSetsEveryVariable) {
 // A new process rebuilds the same graph and restores into it: only names must match.
 TEST_F(SaverTest, RestoreIntoAnotherGraphBuiltTheSameWay) {
   std::vector<Tensor> saved;
-  {
-    Model model;
-    Saver saver;
-    Session session;
-    session.Run(model.init);
-    session.Run(model.overwrite);
-    saved = model.Values(session);
-    saver.Save(session, Path("model.ckpt"), 7);
-  }
-  Graph other;
-  DefaultGraphScope in_other(other);
+  SaveCheckpointFrom(
+      [&](Session& session) {
+        Model model;
+        session.Run(model.init);
+        session.Run(model.overwrite);
+        saved = model.Values(session);
+      },
+      7);
   Model model;
   Saver saver;
   Session session;
@@ -159,13 +149,13 @@ TEST_F(SaverTest, RestoreIntoAnotherGraphBuiltTheSameWay) {
 TEST_F(SaverTest, SaveAndRestoreEachUseOneRun) {
   Model model;
   Saver saver;
-  Session session;
-  session.Run(model.init);
-  CountingSession counting(session);
+  auto session = std::make_unique<Session>();
+  session->Run(model.init);
+  CountingSession counting(std::move(session));
   saver.Save(counting, Path("model.ckpt"), 1);
-  EXPECT_EQ(counting.runs, 1);
+  EXPECT_EQ(counting.runs(), 1);
   saver.Restore(counting, Path("model.ckpt-1"));
-  EXPECT_EQ(counting.runs, 2);
+  EXPECT_EQ(counting.runs(), 2);
 }
 
 // The prefix is "<save_path>-<step>", zero-padded with pad_step_number, or the path itself.
@@ -192,92 +182,60 @@ TEST_F(SaverTest, RestoreFromAMissingPathIsValueError) {
   Model model;
   Saver saver;
   Session session;
-  try {
-    saver.Restore(session, Path("model.ckpt-404"));
-    FAIL() << "no exception";
-  } catch (const ValueError& e) {
-    EXPECT_THAT(e.what(), ::testing::StartsWith("The passed save_path is not a valid checkpoint: " +
-                                                Path("model.ckpt-404") + ". "));
-  }
+  EXPECT_THAT(
+      [&] { saver.Restore(session, Path("model.ckpt-404")); },
+      ThrowsMessage<ValueError>(StartsWith(
+          "The passed save_path is not a valid checkpoint: " + Path("model.ckpt-404") + ". ")));
 }
 
 // A checkpoint lacking some of the graph's variables names every missing one, and changes
 // none of the variables it does hold.
 TEST_F(SaverTest, RestoreWithMissingVariablesIsNotFoundListingThemAndAssignsNothing) {
-  {
-    Graph old_graph;
-    DefaultGraphScope in_old(old_graph);
+  SaveCheckpointFrom([](Session& session) {
     Variable a(Tensor::Scalar<float>(1), "a");
-    Saver saver;
-    Session session;
     session.Run(GlobalVariablesInitializer());
-    saver.Save(session, Path("model.ckpt"), 1);
-  }
+  });
   Variable a(Tensor::Scalar<float>(5), "a");
   Variable b(Tensor::Scalar<float>(5), "b");
   Variable c(Tensor::Scalar<float>(5), "scope/c");
   Saver saver;
   Session session;
   session.Run(GlobalVariablesInitializer());
-  try {
-    saver.Restore(session, Path("model.ckpt-1"));
-    FAIL() << "no exception";
-  } catch (const NotFoundError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("b, scope/c"));
-    EXPECT_THAT(e.what(), HasSubstr(Path("model.ckpt-1")));
-  }
+  EXPECT_THAT([&] { saver.Restore(session, Path("model.ckpt-1")); },
+              ThrowsMessage<NotFoundError>(
+                  AllOf(HasSubstr("b, scope/c"), HasSubstr(Path("model.ckpt-1")))));
   EXPECT_EQ(session.Run(a.value()).scalar<float>(), 5);
 }
 
 // A stored shape that differs names the variable and both shapes; nothing is assigned.
 TEST_F(SaverTest, RestoreWithAShapeMismatchNamesTheVariableAndBothShapes) {
-  {
-    Graph old_graph;
-    DefaultGraphScope in_old(old_graph);
+  SaveCheckpointFrom([](Session& session) {
     Variable a(Tensor::Scalar<float>(1), "a");
     Variable w(Tensor::Zeros(DataType::kFloat, {2, 2}), "w");
-    Saver saver;
-    Session session;
     session.Run(GlobalVariablesInitializer());
-    saver.Save(session, Path("model.ckpt"), 1);
-  }
+  });
   Variable a(Tensor::Scalar<float>(5), "a");
   Variable w(Tensor::Zeros(DataType::kFloat, {3}), "w");
   Saver saver;
   Session session;
   session.Run(GlobalVariablesInitializer());
-  try {
-    saver.Restore(session, Path("model.ckpt-1"));
-    FAIL() << "no exception";
-  } catch (const InvalidArgumentError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("'w'"));
-    EXPECT_THAT(e.what(), HasSubstr("[3]"));
-    EXPECT_THAT(e.what(), HasSubstr("[2,2]"));
-  }
+  EXPECT_THAT([&] { saver.Restore(session, Path("model.ckpt-1")); },
+              ThrowsMessage<InvalidArgumentError>(
+                  AllOf(HasSubstr("'w'"), HasSubstr("[3]"), HasSubstr("[2,2]"))));
   EXPECT_EQ(session.Run(a.value()).scalar<float>(), 5);
 }
 
 // A stored dtype that differs is InvalidArgumentError naming both dtypes.
 TEST_F(SaverTest, RestoreWithADtypeMismatchIsInvalidArgument) {
-  {
-    Graph old_graph;
-    DefaultGraphScope in_old(old_graph);
+  SaveCheckpointFrom([](Session& session) {
     Variable v(Tensor::Scalar<int32_t>(1), "v");
-    Saver saver;
-    Session session;
     session.Run(GlobalVariablesInitializer());
-    saver.Save(session, Path("model.ckpt"), 1);
-  }
+  });
   Variable v(Tensor::Scalar<float>(5), "v");
   Saver saver;
   Session session;
-  try {
-    saver.Restore(session, Path("model.ckpt-1"));
-    FAIL() << "no exception";
-  } catch (const InvalidArgumentError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("float32"));
-    EXPECT_THAT(e.what(), HasSubstr("int32"));
-  }
+  EXPECT_THAT([&] { saver.Restore(session, Path("model.ckpt-1")); },
+              ThrowsMessage<InvalidArgumentError>(AllOf(HasSubstr("float32"), HasSubstr("int32"))));
 }
 
 // A corrupt checkpoint is DataLossError naming file and tensor, and no variable changes,
@@ -293,13 +251,9 @@ TEST_F(SaverTest, RestoreFromACorruptFileIsDataLossAndAssignsNothing) {
   fs_->WriteFileAtomically(Path("model.ckpt-1"), bytes);
   session.Run(model.overwrite);
   const std::vector<Tensor> before = model.Values(session);
-  try {
-    saver.Restore(session, Path("model.ckpt-1"));
-    FAIL() << "no exception";
-  } catch (const DataLossError& e) {
-    EXPECT_THAT(e.what(), HasSubstr(Path("model.ckpt-1")));
-    EXPECT_THAT(e.what(), HasSubstr("'words'"));
-  }
+  EXPECT_THAT(
+      [&] { saver.Restore(session, Path("model.ckpt-1")); },
+      ThrowsMessage<DataLossError>(AllOf(HasSubstr(Path("model.ckpt-1")), HasSubstr("'words'"))));
   ExpectSameValues(model.Values(session), before);
 }
 
@@ -310,12 +264,8 @@ TEST_F(SaverTest, SaveWithAnUninitializedVariableIsFailedPreconditionAndWritesNo
   Variable v(Tensor::Scalar<float>(1), "v");
   Saver saver;
   Session session;
-  try {
-    saver.Save(session, Path("model.ckpt"), 1);
-    FAIL() << "no exception";
-  } catch (const FailedPreconditionError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("v"));
-  }
+  EXPECT_THAT([&] { saver.Save(session, Path("model.ckpt"), 1); },
+              ThrowsMessage<FailedPreconditionError>(HasSubstr("v")));
   EXPECT_THAT(fs_->ListDirectory(dir_), IsEmpty());
 }
 
@@ -326,13 +276,9 @@ TEST_F(SaverTest, SaveIntoAMissingDirectoryIsValueError) {
   Session session;
   session.Run(model.init);
   const std::string path = Path("no/such/dir/model.ckpt");
-  try {
-    saver.Save(session, path, 1);
-    FAIL() << "no exception";
-  } catch (const ValueError& e) {
-    EXPECT_THAT(e.what(), ::testing::StartsWith("Parent directory of " + path +
-                                                " doesn't exist, can't save. "));
-  }
+  EXPECT_THAT([&] { saver.Save(session, path, 1); },
+              ThrowsMessage<ValueError>(
+                  StartsWith("Parent directory of " + path + " doesn't exist, can't save. ")));
   EXPECT_THAT(saver.last_checkpoints(), IsEmpty());
   EXPECT_THAT(fs_->ListDirectory(dir_), IsEmpty());
 }
@@ -613,12 +559,8 @@ TEST_F(SaverTest, SetLastCheckpointsWithTimeReplacesTheList) {
 
 // No variables: ValueError, unless allow_empty, which makes a saver that does nothing.
 TEST_F(SaverTest, EmptySaverSavesAndRestoresNothing) {
-  try {
-    Saver saver;
-    FAIL() << "no exception";
-  } catch (const ValueError& e) {
-    EXPECT_THAT(e.what(), ::testing::StartsWith("No variables to save. "));
-  }
+  EXPECT_THAT([&] { Saver saver; },
+              ThrowsMessage<ValueError>(StartsWith("No variables to save. ")));
   SaverOptions options;
   options.allow_empty = true;
   Saver saver({}, options);

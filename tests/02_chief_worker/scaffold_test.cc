@@ -17,10 +17,13 @@
 namespace mts {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::Not;
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 
 std::vector<std::string> Names(Session& session, const Output& report) {
   return session.Run(report).ToVector<std::string>();
@@ -133,16 +136,13 @@ TEST_P(ScaffoldSeveralItemsTest, SeveralItemsRaiseNamingTheCollection) {
     }
   }
   Scaffold scaffold;
-  try {
-    scaffold.Finalize();
-    FAIL() << "Finalize accepted two items in " << c.key;
-  } catch (const RuntimeError& e) {
-    EXPECT_EQ(std::string(e.what()), "More than one item in collection " + std::string(c.key) +
-                                         " (2). Pass the one to use to the Scaffold as "
-                                         "ScaffoldOptions::" +
-                                         c.key + ".");
-    EXPECT_THAT(e.what(), Not(HasSubstr("%s")));
-  }
+  EXPECT_THAT(
+      [&] { scaffold.Finalize(); },
+      ThrowsMessage<RuntimeError>(AllOf(
+          StrEq("More than one item in collection " + std::string(c.key) +
+                " (2). Pass the one to use to the Scaffold as ScaffoldOptions::" + c.key + "."),
+          Not(HasSubstr("%s")))))
+      << "two items in " << c.key;
   EXPECT_FALSE(graph_.finalized());
 }
 

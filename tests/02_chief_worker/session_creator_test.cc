@@ -20,22 +20,18 @@
 #include "src/02_chief_worker/session_creator.h"
 #include "src/02_chief_worker/worker_session_creator.h"
 #include "src/platform/file_system.h"
+#include "tests/testing/expect_error.h"
 #include "tests/testing/fake_clock.h"
+#include "tests/testing/new_dir.h"
 
 namespace mts {
 namespace {
 
 using ::testing::IsEmpty;
+using ::testing::StartsWith;
+using ::testing::Throws;
 
 constexpr int64_t kSec = 1000000;
-
-// A new, empty directory (a fresh one on every call, so --gtest_repeat finds no leftovers).
-std::string NewDir(const std::string& name) {
-  static int count = 0;
-  std::string dir = JoinPath(::testing::TempDir(), name + "_" + std::to_string(++count));
-  DefaultFileSystem()->CreateDirectories(dir);
-  return dir;
-}
 
 float ValueOf(SessionInterface& session, const Variable& v) {
   return session.Run(v.value()).scalar<float>();
@@ -134,13 +130,9 @@ TEST(WorkerSessionCreatorTest, OnlyLocalVariablesAreReadyAtOnce) {
 // 1800 secs and gives up.
 TEST_F(SessionCreatorTest, WorkerWithUninitializedGlobalsTimesOut) {
   WorkerSessionCreator worker(nullptr, "", 1800, &clock_);
-  try {
-    worker.CreateSession();
-    FAIL() << "a worker initialised global variables itself";
-  } catch (const DeadlineExceededError& e) {
-    EXPECT_THAT(e.message(),
-                ::testing::StartsWith("Session was not ready after waiting 1800 secs. "));
-  }
+  EXPECT_THAT([&] { worker.CreateSession(); },
+              Throws<DeadlineExceededError>(
+                  HasMessage(StartsWith("Session was not ready after waiting 1800 secs. "))));
   EXPECT_EQ(clock_.NowMicros(), 1800 * kSec);
 }
 

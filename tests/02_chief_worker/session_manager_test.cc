@@ -20,14 +20,21 @@
 #include "src/02_chief_worker/saver.h"
 #include "src/platform/file_system.h"
 #include "src/platform/logging.h"
+#include "tests/testing/expect_error.h"
 #include "tests/testing/fake_clock.h"
+#include "tests/testing/new_dir.h"
 
 namespace mts {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::StartsWith;
+using ::testing::StrEq;
+using ::testing::Throws;
+using ::testing::ThrowsMessage;
 
 constexpr int64_t kSec = 1000000;
 
@@ -85,16 +92,6 @@ class SessionManagerTest : public ::testing::Test {
     options.graph = &graph_;
     options.clock = &clock_;
     return options;
-  }
-
-  // A new, empty directory (a fresh one on every call, so --gtest_repeat finds no leftovers).
-  std::string NewDir() {
-    static int count = 0;
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::string dir =
-        JoinPath(::testing::TempDir(), std::string(info->name()) + "_" + std::to_string(++count));
-    DefaultFileSystem()->CreateDirectories(dir);
-    return dir;
   }
 
   // Saves w = `value` as <dir>/model.ckpt-<step> from a session of its own; returns the path.
@@ -176,13 +173,10 @@ TEST_F(SessionManagerTest, NoWayToInitializeRaises) {
   options.local_init_op = nullptr;
   options.ready_for_local_init_op = std::nullopt;
   SessionManager manager(options);
-  try {
-    manager.PrepareSession("");
-    FAIL() << "PrepareSession accepted a model it cannot initialise";
-  } catch (const RuntimeError& e) {
-    EXPECT_STREQ(e.what(),
-                 "Model is not initialized and no init_op or init_fn or local_init_op was given");
-  }
+  EXPECT_THAT(
+      [&] { manager.PrepareSession(""); },
+      ThrowsMessage<RuntimeError>(
+          StrEq("Model is not initialized and no init_op or init_fn or local_init_op was given")));
 }
 
 // An init op that leaves w unset blocks the local init op, which needs w.
@@ -190,14 +184,10 @@ TEST_F(SessionManagerTest, NotReadyForLocalInitRaises) {
   SessionManager manager(Options());
   PrepareSessionOptions init;
   init.init_op = NoOp("do_nothing");
-  try {
-    manager.PrepareSession("", init);
-    FAIL() << "PrepareSession returned a model not ready for local init";
-  } catch (const RuntimeError& e) {
-    EXPECT_STREQ(e.what(),
-                 "Init operations did not make model ready for local_init.  Init op: "
-                 "do_nothing, init fn: None, error: Variables not initialized: w");
-  }
+  EXPECT_THAT([&] { manager.PrepareSession("", init); },
+              ThrowsMessage<RuntimeError>(
+                  StrEq("Init operations did not make model ready for local_init.  Init op: "
+                        "do_nothing, init fn: None, error: Variables not initialized: w")));
 }
 
 // Without a local init op nothing sets l, so the ready check fails.
@@ -209,14 +199,11 @@ TEST_F(SessionManagerTest, NotReadyRaises) {
   PrepareSessionOptions init;
   init.init_op = init_op_;
   init.init_fn = [](SessionInterface&) {};
-  try {
-    manager.PrepareSession("", init);
-    FAIL() << "PrepareSession returned a model that is not ready";
-  } catch (const RuntimeError& e) {
-    EXPECT_STREQ(e.what(),
-                 "Init operations did not make model ready.  Init op: init, init fn: <init_fn>, "
-                 "local_init_op: None, error: Variables not initialized: l");
-  }
+  EXPECT_THAT(
+      [&] { manager.PrepareSession("", init); },
+      ThrowsMessage<RuntimeError>(
+          StrEq("Init operations did not make model ready.  Init op: init, init fn: <init_fn>, "
+                "local_init_op: None, error: Variables not initialized: l")));
 }
 
 // Both a directory and a file is a mistake, reported before any session is made.
@@ -226,18 +213,11 @@ TEST_F(SessionManagerTest, BothCheckpointDirAndFileRaise) {
   both.init_op = init_op_;
   both.checkpoint_dir = "/tmp/a";
   both.checkpoint_filename_with_path = "/tmp/a/model.ckpt-1";
-  try {
-    manager.PrepareSession("", both);
-    FAIL() << "PrepareSession accepted a directory and a file";
-  } catch (const ValueError& e) {
-    // TensorFlow's words first, then what to do.
-    EXPECT_EQ(std::string(e.what()).rfind(
-                  "Can not provide both checkpoint_dir and checkpoint_filename_with_path. Pass "
-                  "only one",
-                  0),
-              0u)
-        << e.what();
-  }
+  // TensorFlow's words first, then what to do.
+  EXPECT_THAT(
+      [&] { manager.PrepareSession("", both); },
+      ThrowsMessage<ValueError>(StartsWith(
+          "Can not provide both checkpoint_dir and checkpoint_filename_with_path. Pass only one")));
 }
 
 // ---- Readiness ------------------------------------------------------------------------------
@@ -262,13 +242,10 @@ TEST_F(SessionManagerTest, UninitializedFailedPreconditionMeansNotReady) {
   SessionManager manager(options);
   PrepareSessionOptions init;
   init.init_op = NoOp("do_nothing");
-  try {
-    manager.PrepareSession("", init);
-    FAIL();
-  } catch (const RuntimeError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("Init operations did not make model ready."));
-    EXPECT_THAT(e.what(), HasSubstr("uninitialized"));
-  }
+  EXPECT_THAT(
+      [&] { manager.PrepareSession("", init); },
+      ThrowsMessage<RuntimeError>(AllOf(HasSubstr("Init operations did not make model ready."),
+                                        HasSubstr("uninitialized"))));
 }
 
 // Any other FailedPrecondition is logged and propagates.
@@ -405,19 +382,15 @@ TEST_F(SessionManagerTest, EveryCheckpointDamagedIsADataLossErrorNamingEach) {
   DamageData(second);
   Saver restorer;
   SessionManager manager(Options());
-  try {
-    PrepareSessionOptions restore;
-    restore.saver = &restorer;
-    restore.checkpoint_dir = dir;
-    restore.init_op = init_op_;
-    manager.PrepareSession("", restore);
-    FAIL() << "expected DataLossError";
-  } catch (const DataLossError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("Every checkpoint listed in the state file of " + dir + " is missing or fails"));
-    EXPECT_THAT(e.what(), HasSubstr(first));
-    EXPECT_THAT(e.what(), HasSubstr(second));
-    EXPECT_THAT(e.what(), HasSubstr("Restore from a backup copy"));
-  }
+  PrepareSessionOptions restore;
+  restore.saver = &restorer;
+  restore.checkpoint_dir = dir;
+  restore.init_op = init_op_;
+  EXPECT_THAT(
+      [&] { manager.PrepareSession("", restore); },
+      ThrowsMessage<DataLossError>(AllOf(
+          HasSubstr("Every checkpoint listed in the state file of " + dir + " is missing or fails"),
+          HasSubstr(first), HasSubstr(second), HasSubstr("Restore from a backup copy"))));
 }
 
 // The newest checkpoint is gone (deleted, or the state file was copied without it): the
@@ -719,13 +692,9 @@ TEST_F(SessionManagerTest, WorkerBecomesReadyWhenTheChiefInitializesOnAnotherThr
 // A worker whose chief never comes gives up once the next sleep would pass max_wait_secs.
 TEST_F(SessionManagerTest, WorkerTimesOutWithDeadlineExceeded) {
   SessionManager manager(Options());
-  try {
-    manager.WaitForSession("", 100);
-    FAIL() << "WaitForSession returned an uninitialised model";
-  } catch (const DeadlineExceededError& e) {
-    EXPECT_THAT(e.message(),
-                ::testing::StartsWith("Session was not ready after waiting 100 secs. "));
-  }
+  EXPECT_THAT([&] { manager.WaitForSession("", 100); },
+              Throws<DeadlineExceededError>(
+                  HasMessage(StartsWith("Session was not ready after waiting 100 secs. "))));
   // Attempts at 0, 30, 60 and 90 secs; at 90 only 10 secs remain, less than one wait.
   EXPECT_EQ(clock_.NowMicros(), 90 * kSec);
 }

@@ -19,6 +19,9 @@ namespace mts {
 namespace {
 
 using ::testing::ElementsAre;
+using ::testing::StartsWith;
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 
 constexpr int64_t kSecond = 1000000;
 
@@ -102,12 +105,8 @@ TEST_F(CheckpointSaverHookTest, RefusesInvalidSettings) {
   both_savers.save_steps = 1;
   both_savers.saver = saver_;
   both_savers.scaffold = std::make_shared<Scaffold>();
-  try {
-    CheckpointSaverHook(dir_, both_savers);
-    FAIL() << "accepted saver and scaffold";
-  } catch (const ValueError& e) {
-    EXPECT_STREQ(e.what(), "You cannot provide both saver and scaffold.");
-  }
+  EXPECT_THAT([&] { CheckpointSaverHook(dir_, both_savers); },
+              ThrowsMessage<ValueError>(StrEq("You cannot provide both saver and scaffold.")));
   EXPECT_THROW(CheckpointSaverHook(dir_, CheckpointSaverHookOptions{}), ValueError);
   CheckpointSaverHookOptions both_frequencies;
   both_frequencies.save_secs = 10.0;
@@ -122,12 +121,9 @@ TEST(CheckpointSaverHookBeginTest, NeedsAGlobalStep) {
   CheckpointSaverHookOptions options;
   options.save_steps = 1;
   CheckpointSaverHook hook(JoinPath(::testing::TempDir(), "no_step"), options);
-  try {
-    hook.Begin();
-    FAIL() << "Begin did not throw";
-  } catch (const RuntimeError& e) {
-    EXPECT_STREQ(e.what(), "Global step should be created to use CheckpointSaverHook.");
-  }
+  EXPECT_THAT([&] { hook.Begin(); },
+              ThrowsMessage<RuntimeError>(
+                  StrEq("Global step should be created to use CheckpointSaverHook.")));
   SummaryWriterCache::Clear();
 }
 
@@ -228,12 +224,12 @@ TEST_F(CheckpointSaverHookTest, SavesAgainWhenASessionIsRecreated) {
 }
 
 // Every save adds SessionLog{CHECKPOINT, checkpoint_path: the prefix without the step} at
-// the step to checkpoint_dir's event file, through the shared writer.
+// the step to checkpoint_dir's event file, through the shared writer; End flushes it, so the
+// final save's event is on disk when End returns.
 TEST_F(CheckpointSaverHookTest, WritesACheckpointSessionLogPerSave) {
   harness_.Start({StepsHook(2)});
   for (int i = 0; i < 3; ++i) harness_.Step();
   harness_.End();
-  SummaryWriterCache::Get(dir_)->Flush();
   std::vector<int64_t> steps;
   for (const tensorflow::Event& event : ReadEventDirectory(dir_)) {
     if (!event.has_session_log()) continue;
@@ -288,24 +284,17 @@ TEST(CheckpointSaverHookLookupTest, NeedsExactlyOneSaverInTheGraph) {
   {
     HookTestHarness harness;
     auto hook = std::make_shared<CheckpointSaverHook>(dir, every_step);
-    try {
-      harness.Start({hook});
-      FAIL() << "saved without a Saver";
-    } catch (const RuntimeError& e) {
-      EXPECT_THAT(e.what(), ::testing::StartsWith("No items in collection savers."));
-    }
+    EXPECT_THAT([&] { harness.Start({hook}); },
+                ThrowsMessage<RuntimeError>(StartsWith("No items in collection savers.")));
   }
   {
     HookTestHarness harness;
     harness.graph().AddToCollection(GraphKeys::kSavers, std::make_shared<Saver>());
     harness.graph().AddToCollection(GraphKeys::kSavers, std::make_shared<Saver>());
     auto hook = std::make_shared<CheckpointSaverHook>(dir, every_step);
-    try {
-      harness.Start({hook});
-      FAIL() << "picked one of two Savers";
-    } catch (const RuntimeError& e) {
-      EXPECT_THAT(e.what(), ::testing::StartsWith("More than one item in collection savers."));
-    }
+    EXPECT_THAT(
+        [&] { harness.Start({hook}); },
+        ThrowsMessage<RuntimeError>(StartsWith("More than one item in collection savers.")));
   }
   SummaryWriterCache::Clear();
 }

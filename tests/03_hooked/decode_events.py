@@ -56,24 +56,29 @@ def masked_crc32c(data):
 assert crc32c(b"123456789") == 0xE3069283, "crc32c self-test failed"
 
 
+class DamagedRecord(Exception):
+    """A record cut short or failing a CRC; the message names the file and the offset."""
+
+
 def read_records(data, name):
-    """Yields (offset, payload) for each TFRecord in `data`; fails on any damage."""
+    """Yields (offset, payload) for each TFRecord in `data`; raises DamagedRecord on damage.
+    tools/plot_scalars.py reads event files through this too."""
     offset = 0
     while offset < len(data):
         if len(data) - offset < 12:
-            fail("%s: truncated header at offset %d" % (name, offset))
+            raise DamagedRecord("%s: truncated header at offset %d" % (name, offset))
         header = data[offset:offset + 8]
         (length,) = struct.unpack("<Q", header)
         (length_crc,) = struct.unpack("<I", data[offset + 8:offset + 12])
         if masked_crc32c(header) != length_crc:
-            fail("%s: length CRC mismatch at offset %d" % (name, offset))
+            raise DamagedRecord("%s: length CRC mismatch at offset %d" % (name, offset))
         end = offset + 12 + length + 4
         if end > len(data):
-            fail("%s: truncated record at offset %d" % (name, offset))
+            raise DamagedRecord("%s: truncated record at offset %d" % (name, offset))
         payload = data[offset + 12:offset + 12 + length]
         (payload_crc,) = struct.unpack("<I", data[end - 4:end])
         if masked_crc32c(payload) != payload_crc:
-            fail("%s: payload CRC mismatch at offset %d" % (name, offset))
+            raise DamagedRecord("%s: payload CRC mismatch at offset %d" % (name, offset))
         yield offset, payload
         offset = end
 
@@ -202,19 +207,24 @@ def main(argv):
             fail("%s: not named events.out.tfevents.<10-digit secs>.<host>" % path)
         name_seconds = int(match.group(1))
 
-    for index, (offset, payload) in enumerate(read_records(data, path)):
-        event = Event()
-        event.ParseFromString(payload)
-        event.DiscardUnknownFields()  # Anything this decoder does not know makes a difference.
-        if event.SerializeToString() != payload:
-            fail("record %d at offset %d does not re-encode to the same bytes "
-                 "(an unknown field, or fields out of order)" % (index, offset))
-        if index == 0 and (event.WhichOneof("what") != "file_version"
-                           or event.file_version != "brain.Event:2"):
-            fail("record 0 is not file_version brain.Event:2")
-        if index == 0 and name_seconds is not None and event.wall_time != float(name_seconds):
-            fail("record 0 wall_time %r is not the name's %d s" % (event.wall_time, name_seconds))
-        print("%d | %r | %d | %s" % (index, event.wall_time, event.step, describe(event)))
+    try:
+        for index, (offset, payload) in enumerate(read_records(data, path)):
+            event = Event()
+            event.ParseFromString(payload)
+            event.DiscardUnknownFields()  # Anything this decoder does not know makes a difference.
+            if event.SerializeToString() != payload:
+                fail("record %d at offset %d does not re-encode to the same bytes "
+                     "(an unknown field, or fields out of order)" % (index, offset))
+            if index == 0 and (event.WhichOneof("what") != "file_version"
+                               or event.file_version != "brain.Event:2"):
+                fail("record 0 is not file_version brain.Event:2")
+            if (index == 0 and name_seconds is not None
+                    and event.wall_time != float(name_seconds)):
+                fail("record 0 wall_time %r is not the name's %d s"
+                     % (event.wall_time, name_seconds))
+            print("%d | %r | %d | %s" % (index, event.wall_time, event.step, describe(event)))
+    except DamagedRecord as e:
+        fail(str(e))
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/platform/errors.h"
 #include "src/03_hooked/record_writer.h"
@@ -15,6 +16,9 @@
 
 namespace mts {
 namespace {
+
+using ::testing::HasSubstr;
+using ::testing::ThrowsMessage;
 
 const char kTestData[] = "tests/testdata/tfevents";
 
@@ -369,12 +373,8 @@ TEST(EventFileReaderTest, RecordThatIsNotAnEventIsDataLoss) {
   tensorflow::Event event;
   ASSERT_TRUE(reader.Next(&event));
   EXPECT_EQ(event.file_version(), "brain.Event:2");
-  try {
-    reader.Next(&event);
-    FAIL() << "expected DataLossError";
-  } catch (const DataLossError& e) {
-    EXPECT_NE(std::string(e.what()).find("at offset 31 in " + path), std::string::npos) << e.what();
-  }
+  EXPECT_THAT([&] { reader.Next(&event); },
+              ThrowsMessage<DataLossError>(HasSubstr("at offset 31 in " + path)));
 }
 
 // Regression (found by event_file_reader_fuzzer, tests/fuzz/regressions/): after a record

@@ -15,6 +15,8 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 
 // The other workers of a cluster, squeezed into a session wrapper: before each run made
 // through it, they add `bump` to the global step. It also counts the runs.
@@ -103,12 +105,9 @@ TEST(GlobalStepWaiterHookBeginTest, NeedsAGlobalStep) {
   Graph g;
   DefaultGraphScope as_default(g);
   GlobalStepWaiterHook hook(10);
-  try {
-    hook.Begin();
-    FAIL() << "Begin did not throw";
-  } catch (const RuntimeError& e) {
-    EXPECT_STREQ(e.what(), "Global step should be created to use _GlobalStepWaiterHook.");
-  }
+  EXPECT_THAT([&] { hook.Begin(); },
+              ThrowsMessage<RuntimeError>(
+                  StrEq("Global step should be created to use _GlobalStepWaiterHook.")));
 }
 
 }  // namespace

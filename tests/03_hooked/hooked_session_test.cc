@@ -5,60 +5,20 @@
 #include <string>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/learning/math_ops.h"
 #include "src/01_session/session.h"
 #include "src/01_session/variables.h"
+#include "tests/testing/counting_session.h"
+#include "tests/testing/recording_hook.h"
 
 namespace mts {
 namespace {
 
-// A hook that records what it saw and returns a scripted request.
-class RecordingHook : public SessionRunHook {
- public:
-  RecordingHook(std::string name, std::vector<std::string>* calls) : name_(name), calls_(calls) {}
-
-  SessionRunArgs BeforeRun(SessionRunContext& context) override {
-    calls_->push_back(name_ + ".BeforeRun");
-    if (stop_in_before_run) context.RequestStop();
-    return request;
-  }
-  void AfterRun(SessionRunContext& context, const SessionRunValues& values) override {
-    calls_->push_back(name_ + ".AfterRun");
-    results = values.results;
-    trace_level_seen = values.options.trace_level;
-    metadata_seen = &values.run_metadata;
-    if (stop_in_after_run) context.RequestStop();
-    if (throw_in_after_run) throw InternalError("hook " + name_ + " failed");
-  }
-
-  SessionRunArgs request;
-  std::vector<Tensor> results;
-  RunOptions::TraceLevel trace_level_seen = RunOptions::TraceLevel::kNoTrace;
-  const RunMetadata* metadata_seen = nullptr;
-  bool stop_in_before_run = false;
-  bool stop_in_after_run = false;
-  bool throw_in_after_run = false;
-
- private:
-  std::string name_;
-  std::vector<std::string>* calls_;
-};
-
-// A raw session that counts its runs, to show that one Run is one raw run.
-class CountingSession : public Session {
- public:
-  using Session::Session;
-  using Session::Run;
-  std::vector<Tensor> Run(const std::vector<Output>& fetches, const FeedDict& feeds,
-                          const std::vector<Operation*>& targets, const RunOptions& options,
-                          RunMetadata* run_metadata) override {
-    ++runs;
-    return Session::Run(fetches, feeds, targets, options, run_metadata);
-  }
-  int runs = 0;
-};
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 
 class HookedSessionTest : public ::testing::Test {
  protected:
@@ -71,17 +31,18 @@ class HookedSessionTest : public ::testing::Test {
     init_ = GlobalVariablesInitializer();
   }
 
-  // A HookedSession over a fresh raw session with `hooks`; `raw` points at the raw one.
+  // A HookedSession over a fresh, initialised raw session with `hooks`; `raw_` counts the
+  // raw runs from then on.
   std::unique_ptr<HookedSession> Make(std::vector<std::shared_ptr<SessionRunHook>> hooks) {
-    auto session = std::make_unique<CountingSession>(&graph_);
-    raw_ = session.get();
-    raw_->Run(init_);
-    raw_->runs = 0;
-    return std::make_unique<HookedSession>(std::move(session), std::move(hooks));
+    auto session = std::make_unique<Session>(&graph_);
+    session->Run(init_);
+    auto counting = std::make_unique<CountingSession>(std::move(session));
+    raw_ = counting.get();
+    return std::make_unique<HookedSession>(std::move(counting), std::move(hooks));
   }
 
   std::shared_ptr<RecordingHook> Hook(const std::string& name) {
-    return std::make_shared<RecordingHook>(name, &calls_);
+    return std::make_shared<RecordingHook>(name, calls_);
   }
 
   Graph graph_;
@@ -91,14 +52,14 @@ class HookedSessionTest : public ::testing::Test {
   Operation* increment_ = nullptr;
   Operation* init_ = nullptr;
   CountingSession* raw_ = nullptr;
-  std::vector<std::string> calls_;
+  std::shared_ptr<std::vector<std::string>> calls_ = std::make_shared<std::vector<std::string>>();
 };
 
 // Hooks are called in list order, BeforeRun all first, then AfterRun all.
 TEST_F(HookedSessionTest, CallsHooksInListOrder) {
   auto session = Make({Hook("h1"), Hook("h2")});
   session->Run(std::vector<Output>{a_});
-  EXPECT_EQ(calls_, (std::vector<std::string>{"h1.BeforeRun", "h2.BeforeRun", "h1.AfterRun",
+  EXPECT_EQ(*calls_, (std::vector<std::string>{"h1.BeforeRun", "h2.BeforeRun", "h1.AfterRun",
                                               "h2.AfterRun"}));
 }
 
@@ -117,7 +78,7 @@ TEST_F(HookedSessionTest, AfterRunSeesFetchesRequestedInBeforeRun) {
   ASSERT_EQ(h2->results.size(), 2u);
   EXPECT_EQ(h2->results[0].scalar<float>(), 2.0f);
   EXPECT_EQ(h2->results[1].scalar<float>(), 3.0f);
-  EXPECT_EQ(raw_->runs, 1);
+  EXPECT_EQ(raw_->runs(), 1);
 }
 
 // A hook's targets run in the same raw run, once.
@@ -127,7 +88,7 @@ TEST_F(HookedSessionTest, HookTargetsRunInTheSameRun) {
   auto session = Make({h});
   session->Run(std::vector<Output>{a_});
   session->Run(std::vector<Output>{a_});
-  EXPECT_EQ(raw_->runs, 2);
+  EXPECT_EQ(raw_->runs(), 2);
   EXPECT_EQ(raw_->Run(counter_.value()).scalar<float>(), 2.0f);
 }
 
@@ -151,14 +112,11 @@ TEST_F(HookedSessionTest, SameTensorFedByTwoHooksRaisesBeforeRunning) {
   h1->request.feeds = {{x_, Tensor::Scalar(1.0f)}};
   h2->request.feeds = {{x_, Tensor::Scalar(2.0f)}};
   auto session = Make({h1, h2, h3});
-  try {
-    session->Run(std::vector<Output>{x_});
-    FAIL() << "expected RuntimeError";
-  } catch (const RuntimeError& e) {
-    EXPECT_EQ(std::string(e.what()), "Same tensor is fed by two hooks. Conflict(s): [x:0]");
-  }
-  EXPECT_EQ(raw_->runs, 0);
-  EXPECT_EQ(calls_, (std::vector<std::string>{"h1.BeforeRun", "h2.BeforeRun"}));
+  EXPECT_THAT(
+      [&] { session->Run(std::vector<Output>{x_}); },
+      ThrowsMessage<RuntimeError>(StrEq("Same tensor is fed by two hooks. Conflict(s): [x:0]")));
+  EXPECT_EQ(raw_->runs(), 0);
+  EXPECT_EQ(*calls_, (std::vector<std::string>{"h1.BeforeRun", "h2.BeforeRun"}));
 }
 
 // A hook and the caller feeding one tensor is refused before the run.
@@ -166,14 +124,13 @@ TEST_F(HookedSessionTest, SameTensorFedByHookAndCallerRaisesBeforeRunning) {
   auto h = Hook("h");
   h->request.feeds = {{x_, Tensor::Scalar(1.0f)}};
   auto session = Make({h});
-  try {
-    session->Run(std::vector<Output>{x_}, {{x_, Tensor::Scalar(5.0f)}});
-    FAIL() << "expected RuntimeError";
-  } catch (const RuntimeError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "Same tensor is fed by a SessionRunHook and user. Conflict(s): [x:0]");
-  }
-  EXPECT_EQ(raw_->runs, 0);
+  EXPECT_THAT(
+      [&] {
+        session->Run(std::vector<Output>{x_}, {{x_, Tensor::Scalar(5.0f)}});
+      },
+      ThrowsMessage<RuntimeError>(
+          StrEq("Same tensor is fed by a SessionRunHook and user. Conflict(s): [x:0]")));
+  EXPECT_EQ(raw_->runs(), 0);
 }
 
 // A stop requested in AfterRun lets the run return, then ShouldStop is true and Run raises.
@@ -184,12 +141,8 @@ TEST_F(HookedSessionTest, RequestStopEndsTheLoopAfterTheRun) {
   EXPECT_FALSE(session->ShouldStop());
   EXPECT_EQ(session->Run(std::vector<Output>{a_})[0].scalar<float>(), 2.0f);
   EXPECT_TRUE(session->ShouldStop());
-  try {
-    session->Run(std::vector<Output>{a_});
-    FAIL() << "expected RuntimeError";
-  } catch (const RuntimeError& e) {
-    EXPECT_EQ(std::string(e.what()), "Run called even after should_stop requested.");
-  }
+  EXPECT_THAT([&] { session->Run(std::vector<Output>{a_}); },
+              ThrowsMessage<RuntimeError>(StrEq("Run called even after should_stop requested.")));
 }
 
 // A stop requested in BeforeRun still counts once the run completes.
@@ -206,10 +159,10 @@ TEST_F(HookedSessionTest, FailingAfterRunSkipsLaterHooksAndLosesTheStop) {
   auto h1 = Hook("h1");
   auto h2 = Hook("h2");
   h1->stop_in_after_run = true;
-  h1->throw_in_after_run = true;
+  h1->fail_in_after_run = ErrorCode::kInternal;
   auto session = Make({h1, h2});
   EXPECT_THROW(session->Run(std::vector<Output>{a_}), InternalError);
-  EXPECT_EQ(calls_, (std::vector<std::string>{"h1.BeforeRun", "h2.BeforeRun", "h1.AfterRun"}));
+  EXPECT_EQ(*calls_, (std::vector<std::string>{"h1.BeforeRun", "h2.BeforeRun", "h1.AfterRun"}));
   EXPECT_FALSE(session->ShouldStop());
 }
 
@@ -218,7 +171,7 @@ TEST_F(HookedSessionTest, FailedRunCallsNoAfterRun) {
   auto h = Hook("h");
   auto session = Make({h});
   EXPECT_THROW(session->Run(std::vector<Output>{x_}), InvalidArgumentError);  // Unfed.
-  EXPECT_EQ(calls_, (std::vector<std::string>{"h.BeforeRun"}));
+  EXPECT_EQ(*calls_, (std::vector<std::string>{"h.BeforeRun"}));
 }
 
 // Options merge by maximum, and all hooks share the caller's RunMetadata.

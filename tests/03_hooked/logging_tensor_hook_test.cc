@@ -16,6 +16,8 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 
 constexpr int64_t kMillisecond = 1000;
 
@@ -62,12 +64,8 @@ TEST_F(LoggingTensorHookTest, RefusesInvalidSettings) {
     options.every_n_iter = c.every_n_iter;
     options.every_n_secs = c.every_n_secs;
     options.at_end = c.at_end;
-    try {
-      LoggingTensorHook({c_}, options);
-      ADD_FAILURE() << "accepted: " << c.error;
-    } catch (const ValueError& e) {
-      EXPECT_EQ(e.what(), c.error);
-    }
+    EXPECT_THAT([&] { LoggingTensorHook({c_}, options); },
+                ThrowsMessage<ValueError>(StrEq(c.error)));
   }
   LoggingTensorHookOptions at_end_alone;
   at_end_alone.at_end = true;

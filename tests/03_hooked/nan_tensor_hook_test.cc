@@ -16,6 +16,8 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 
 constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInf = std::numeric_limits<float>::infinity();
@@ -51,12 +53,8 @@ TEST_F(NanTensorHookTest, FiniteAndInfiniteLossesPass) {
 TEST_F(NanTensorHookTest, NanLossFailsByDefault) {
   harness_.Start({std::make_shared<NanTensorHook>(loss_)});
   StepWithLoss(Tensor::Scalar(1.0f));
-  try {
-    StepWithLoss(Tensor::Scalar(kNan));
-    FAIL() << "no NanLossDuringTrainingError";
-  } catch (const NanLossDuringTrainingError& e) {
-    EXPECT_STREQ(e.what(), "NaN loss during training.");
-  }
+  EXPECT_THAT([&] { StepWithLoss(Tensor::Scalar(kNan)); },
+              ThrowsMessage<NanLossDuringTrainingError>(StrEq("NaN loss during training.")));
   EXPECT_THAT(LoggedMessages(capture_), ElementsAre("Model diverged with loss = NaN."));
   EXPECT_EQ(capture_.lines()[0][0], 'E');
   EXPECT_EQ(harness_.GlobalStep(), 2);

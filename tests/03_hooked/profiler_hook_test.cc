@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/platform/errors.h"
 #include "src/platform/file_system.h"
@@ -14,6 +15,9 @@
 
 namespace mts {
 namespace {
+
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 
 constexpr int64_t kSecond = 1000000;
 
@@ -75,12 +79,9 @@ TEST(ProfilerHookBeginTest, NeedsAGlobalStep) {
   ProfilerHookOptions options;
   options.save_steps = 1;
   ProfilerHook hook(options);
-  try {
-    hook.Begin();
-    FAIL() << "Begin did not throw";
-  } catch (const RuntimeError& e) {
-    EXPECT_STREQ(e.what(), "Global step should be created to use ProfilerHook.");
-  }
+  EXPECT_THAT(
+      [&] { hook.Begin(); },
+      ThrowsMessage<RuntimeError>(StrEq("Global step should be created to use ProfilerHook.")));
 }
 
 // save_steps=2 from step 0: the first run only arms the timer, then every second run is

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/platform/errors.h"
 #include "src/03_hooked/record_reader.h"
@@ -14,6 +15,10 @@
 
 namespace mts {
 namespace {
+
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+using ::testing::ThrowsMessage;
 
 std::string TempPath(const std::string& name) {
   const char* dir = std::getenv("TEST_TMPDIR");
@@ -105,15 +110,11 @@ TEST(RecordIoTest, EverySingleByteCorruptionIsDataLoss) {
         ASSERT_TRUE(reader.ReadNext(&record));
         EXPECT_EQ(record, payloads[0]);
       }
-      try {
-        reader.ReadNext(&record);
-        ADD_FAILURE() << "byte " << i << " ^ " << int{flip} << " was not detected";
-      } catch (const DataLossError& e) {
-        const std::string where =
-            "at offset " + std::to_string(damaged_start) + " in damaged.records";
-        EXPECT_NE(std::string(e.what()).find(where), std::string::npos) << e.what();
-        EXPECT_EQ(reader.offset(), damaged_start);
-      }
+      const std::string where =
+          "at offset " + std::to_string(damaged_start) + " in damaged.records";
+      EXPECT_THAT([&] { reader.ReadNext(&record); }, ThrowsMessage<DataLossError>(HasSubstr(where)))
+          << "byte " << i << " ^ " << int{flip};
+      EXPECT_EQ(reader.offset(), damaged_start);
     }
   }
 }
@@ -140,13 +141,9 @@ TEST(RecordIoTest, TruncatedLastRecordIsOutOfRangeAndRetryable) {
 TEST(RecordIoTest, TruncationMessageNamesFileAndOffset) {
   RecordReader reader("live.records", RecordWriter::FrameRecord("payload").substr(0, 5));
   std::string record;
-  try {
-    reader.ReadNext(&record);
-    FAIL() << "expected OutOfRangeError";
-  } catch (const OutOfRangeError& e) {
-    EXPECT_NE(std::string(e.what()).find("truncated record"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("at offset 0 in live.records"), std::string::npos);
-  }
+  EXPECT_THAT([&] { reader.ReadNext(&record); },
+              ThrowsMessage<OutOfRangeError>(
+                  AllOf(HasSubstr("truncated record"), HasSubstr("at offset 0 in live.records"))));
 }
 
 // A length the header's CRC vouches for, but far beyond the data, is a truncation, and the

@@ -2,6 +2,7 @@
 // by time on a FakeClock.
 #include "src/03_hooked/second_or_step_timer.h"
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/platform/errors.h"
 #include "tests/testing/fake_clock.h"
@@ -9,25 +10,18 @@
 namespace mts {
 namespace {
 
-constexpr int64_t kSecond = 1000000;
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 
-// The message a ValueError raised by `make` carries.
-template <typename F>
-std::string ValueErrorMessage(F make) {
-  try {
-    make();
-  } catch (const ValueError& e) {
-    return e.what();
-  }
-  return "(no ValueError)";
-}
+constexpr int64_t kSecond = 1000000;
 
 // Exactly one interval: neither and both are refused with TensorFlow's messages.
 TEST(SecondOrStepTimerTest, NeedsExactlyOneInterval) {
-  EXPECT_EQ(ValueErrorMessage([] { SecondOrStepTimer(std::nullopt, std::nullopt); }),
-            "Either every_secs or every_steps should be provided.");
-  EXPECT_EQ(ValueErrorMessage([] { SecondOrStepTimer(1.0, 1); }),
-            "Can not provide both every_secs and every_steps.");
+  EXPECT_THAT(
+      [] { SecondOrStepTimer(std::nullopt, std::nullopt); },
+      ThrowsMessage<ValueError>(StrEq("Either every_secs or every_steps should be provided.")));
+  EXPECT_THAT([] { SecondOrStepTimer(1.0, 1); },
+              ThrowsMessage<ValueError>(StrEq("Can not provide both every_secs and every_steps.")));
 }
 
 // Zero counts as given: only a missing interval is an error.

@@ -17,6 +17,8 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 
 constexpr int64_t kMillisecond = 1000;
 
@@ -54,12 +56,9 @@ TEST_F(StepCounterHookTest, NeedsExactlyOneFrequency) {
     StepCounterHookOptions options;
     options.every_n_steps = steps;
     options.every_n_secs = secs;
-    try {
-      StepCounterHook{options};
-      ADD_FAILURE() << "accepted";
-    } catch (const ValueError& e) {
-      EXPECT_STREQ(e.what(), "exactly one of every_n_steps and every_n_secs should be provided.");
-    }
+    EXPECT_THAT([&] { StepCounterHook{options}; },
+                ThrowsMessage<ValueError>(
+                    StrEq("exactly one of every_n_steps and every_n_secs should be provided.")));
   }
   EXPECT_NO_THROW(StepCounterHook());  // Every 100 steps by default.
 }
@@ -69,12 +68,9 @@ TEST(StepCounterHookBeginTest, NeedsAGlobalStep) {
   Graph g;
   DefaultGraphScope as_default(g);
   StepCounterHook hook;
-  try {
-    hook.Begin();
-    FAIL() << "Begin did not throw";
-  } catch (const RuntimeError& e) {
-    EXPECT_STREQ(e.what(), "Global step should be created to use StepCounterHook.");
-  }
+  EXPECT_THAT(
+      [&] { hook.Begin(); },
+      ThrowsMessage<RuntimeError>(StrEq("Global step should be created to use StepCounterHook.")));
 }
 
 // every_n_steps=10 with 100 ms per step: the first run (ending at step 1) starts the

@@ -2,62 +2,34 @@
 // and the two-stage check (estimate from the stale read, confirm with a raw read).
 #include "src/03_hooked/stop_at_step_hook.h"
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/platform/errors.h"
 #include "tests/03_hooked/hook_test_harness.h"
+#include "tests/testing/counting_session.h"
 
 namespace mts {
 namespace {
 
-// A session wrapper that counts the runs made below the hooks, hooked or raw.
-class CountingSession : public SessionInterface {
- public:
-  explicit CountingSession(std::unique_ptr<SessionInterface> inner, int* runs)
-      : inner_(std::move(inner)), runs_(runs) {}
-  using SessionInterface::Run;
-  std::vector<Tensor> Run(const std::vector<Output>& fetches, const FeedDict& feeds,
-                          const std::vector<Operation*>& targets, const RunOptions& options,
-                          RunMetadata* run_metadata) override {
-    ++*runs_;
-    return inner_->Run(fetches, feeds, targets, options, run_metadata);
-  }
-  Graph* graph() const override { return inner_->graph(); }
-  void Close() override { inner_->Close(); }
-
- private:
-  std::unique_ptr<SessionInterface> inner_;
-  int* runs_;
-};
-
-// The message a ValueError raised by `make` carries.
-template <typename F>
-std::string ValueErrorMessage(F make) {
-  try {
-    make();
-  } catch (const ValueError& e) {
-    return e.what();
-  }
-  return "(no ValueError)";
-}
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 
 // Exactly one of num_steps and last_step, with TensorFlow's messages.
 TEST(StopAtStepHookTest, NeedsExactlyOneOfNumStepsAndLastStep) {
-  EXPECT_EQ(ValueErrorMessage([] { StopAtStepHook(std::nullopt, std::nullopt); }),
-            "One of num_steps or last_step must be specified.");
-  EXPECT_EQ(ValueErrorMessage([] { StopAtStepHook(5, 10); }),
-            "Only one of num_steps or last_step can be specified.");
+  EXPECT_THAT([] { StopAtStepHook(std::nullopt, std::nullopt); },
+              ThrowsMessage<ValueError>(StrEq("One of num_steps or last_step must be specified.")));
+  EXPECT_THAT(
+      [] { StopAtStepHook(5, 10); },
+      ThrowsMessage<ValueError>(StrEq("Only one of num_steps or last_step can be specified.")));
 }
 
 // Without a global step in the graph, Begin refuses, naming the hook.
 TEST(StopAtStepHookTest, BeginNeedsAGlobalStep) {
   Graph g;
   DefaultGraphScope as_default(g);
-  try {
-    StopAtStepHook::AtLastStep(3)->Begin();
-    FAIL() << "Begin did not throw";
-  } catch (const RuntimeError& e) {
-    EXPECT_STREQ(e.what(), "Global step should be created to use StopAtStepHook.");
-  }
+  EXPECT_THAT(
+      [&] { StopAtStepHook::AtLastStep(3)->Begin(); },
+      ThrowsMessage<RuntimeError>(StrEq("Global step should be created to use StopAtStepHook.")));
 }
 
 // last_step: training stops with the global step exactly at last_step.
@@ -103,15 +75,17 @@ TEST(StopAtStepHookTest, StopsAfterOneRunWhenAlreadyPastLastStep) {
 // it cost nothing extra.
 TEST(StopAtStepHookTest, ReadsTheStepOnlyWhenTheEstimateReachesLastStep) {
   HookTestHarness harness;
-  int runs = 0;
+  CountingSession* below_hooks = nullptr;  // Counts hooked runs and the hook's raw reads.
   harness.Start({StopAtStepHook::AtLastStep(3)}, 0, [&](std::unique_ptr<SessionInterface> s) {
-    return std::make_unique<CountingSession>(std::move(s), &runs);
+    auto counting = std::make_unique<CountingSession>(std::move(s));
+    below_hooks = counting.get();
+    return counting;
   });
   harness.Step();  // Stale 0: estimate 1.
   harness.Step();  // Stale 1: estimate 2.
-  EXPECT_EQ(runs, 2);
+  EXPECT_EQ(below_hooks->runs(), 2);
   harness.Step();  // Stale 2: estimate 3 reaches the target; a raw read confirms 3.
-  EXPECT_EQ(runs, 4);
+  EXPECT_EQ(below_hooks->runs(), 4);
   EXPECT_TRUE(harness.hooked().ShouldStop());
 }
 

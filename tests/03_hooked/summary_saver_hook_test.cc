@@ -21,6 +21,8 @@ namespace mts {
 namespace {
 
 using ::testing::ElementsAre;
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 
 constexpr int64_t kSecond = 1000000;
 
@@ -109,21 +111,11 @@ TEST_F(SummarySaverHookTest, RefusesInvalidSettings) {
   SummarySaverHookOptions neither;
   neither.save_steps = 1;
   neither.output_dir = dir_;
-  try {
-    SummarySaverHook{neither};
-    ADD_FAILURE() << "accepted neither";
-  } catch (const ValueError& e) {
-    EXPECT_EQ(e.what(), kExactlyOne);
-  }
+  EXPECT_THAT([&] { SummarySaverHook{neither}; }, ThrowsMessage<ValueError>(StrEq(kExactlyOne)));
   SummarySaverHookOptions both = neither;
   both.scaffold = std::make_shared<Scaffold>();
   both.summary_op = {loss_};
-  try {
-    SummarySaverHook{both};
-    ADD_FAILURE() << "accepted both";
-  } catch (const ValueError& e) {
-    EXPECT_EQ(e.what(), kExactlyOne);
-  }
+  EXPECT_THAT([&] { SummarySaverHook{both}; }, ThrowsMessage<ValueError>(StrEq(kExactlyOne)));
   SummarySaverHookOptions both_frequencies = neither;
   both_frequencies.save_secs = 1.0;
   both_frequencies.summary_op = {loss_};
@@ -142,12 +134,9 @@ TEST(SummarySaverHookBeginTest, NeedsAGlobalStep) {
   options.save_steps = 1;
   options.summary_op = {SummaryConstant("x", 1)};
   SummarySaverHook hook(options);
-  try {
-    hook.Begin();
-    FAIL() << "Begin did not throw";
-  } catch (const RuntimeError& e) {
-    EXPECT_STREQ(e.what(), "Global step should be created to use SummarySaverHook.");
-  }
+  EXPECT_THAT(
+      [&] { hook.Begin(); },
+      ThrowsMessage<RuntimeError>(StrEq("Global step should be created to use SummarySaverHook.")));
 }
 
 // save_steps=8, one increment per run: START and a summary after the first run (step 1),

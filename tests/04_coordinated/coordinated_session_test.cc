@@ -5,10 +5,12 @@
 
 #include <atomic>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/session.h"
 #include "src/03_hooked/hooked_session.h"
+#include "tests/testing/recording_hook.h"
 #include "tests/testing/wrapped_session_contract.h"
 
 namespace mts {
@@ -22,6 +24,8 @@ struct WrapperFactory<CoordinatedSession> {
 };
 
 namespace {
+
+using ::testing::ElementsAre;
 
 INSTANTIATE_TYPED_TEST_SUITE_P(Stage04, WrappedSessionContractTest,
                                ::testing::Types<CoordinatedSession>);
@@ -132,26 +136,14 @@ class FixedCreator : public SessionCreator {
   Graph* graph_;
 };
 
-class CreateSessionHook : public SessionRunHook {
- public:
-  void AfterCreateSession(SessionInterface& session, Coordinator* coord) override {
-    session_seen = &session;
-    coord_seen = coord;
-    if (fail) throw InternalError("hook failed");
-  }
-  SessionInterface* session_seen = nullptr;
-  Coordinator* coord_seen = nullptr;
-  bool fail = false;
-};
-
 // AfterCreateSession sees the raw session and the new coordinator.
 TEST_F(CoordinatedSessionTest, CreatorTellsHooksTheRawSessionAndCoordinator) {
   auto creator = std::make_shared<FixedCreator>(&graph_);
-  auto hook = std::make_shared<CreateSessionHook>();
+  auto hook = std::make_shared<RecordingHook>();
   CoordinatedSessionCreator coordinated(creator, {hook});
   std::unique_ptr<SessionInterface> session = coordinated.CreateSession();
-  EXPECT_EQ(hook->session_seen, creator->last);
-  EXPECT_EQ(hook->coord_seen, coordinated.coord().get());
+  EXPECT_THAT(hook->sessions, ElementsAre(creator->last));
+  EXPECT_EQ(hook->coord, coordinated.coord().get());
   EXPECT_EQ(coordinated.raw_session(), creator->last);
   EXPECT_NE(dynamic_cast<CoordinatedSession*>(session.get()), nullptr);
   EXPECT_EQ(session->Run(c_).scalar<float>(), 1.0f);
@@ -161,8 +153,8 @@ TEST_F(CoordinatedSessionTest, CreatorTellsHooksTheRawSessionAndCoordinator) {
 // propagates (TensorFlow leaves it open).
 TEST_F(CoordinatedSessionTest, CreatorClosesTheSessionWhenAHookFails) {
   auto creator = std::make_shared<FixedCreator>(&graph_);
-  auto hook = std::make_shared<CreateSessionHook>();
-  hook->fail = true;
+  auto hook = std::make_shared<RecordingHook>();
+  hook->fail_in_after_create_session = ErrorCode::kInternal;
   CoordinatedSessionCreator coordinated(creator, {hook});
   EXPECT_THROW(coordinated.CreateSession(), InternalError);
   EXPECT_EQ(coordinated.raw_session(), nullptr);

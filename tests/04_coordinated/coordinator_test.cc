@@ -4,20 +4,28 @@
 #include "src/04_coordinated/coordinator.h"
 
 #include <atomic>
+#include <exception>
 #include <future>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/platform/errors.h"
 #include "src/04_coordinated/coordinated_thread.h"
 #include "src/platform/logging.h"
+#include "tests/testing/expect_error.h"
 #include "tests/testing/fake_clock.h"
 
 namespace mts {
 namespace {
+
+using ::testing::StartsWith;
+using ::testing::StrEq;
+using ::testing::Throws;
+using ::testing::ThrowsMessage;
 
 constexpr int64_t kSecond = 1000000;
 
@@ -26,20 +34,6 @@ using ThreadPtr = std::shared_ptr<CoordinatedThread>;
 template <typename E>
 std::exception_ptr Error(const std::string& message) {
   return std::make_exception_ptr(E(message));
-}
-
-// What RaiseRequestedException (or any call) throws, as "<code name>: <message>" for an
-// OpError, "RuntimeError: <message>" for a RuntimeError, "none" if it returns.
-template <typename F>
-std::string Thrown(F call) {
-  try {
-    call();
-  } catch (const OpError& e) {
-    return std::string(ErrorCodeName(e.code())) + ": " + e.message();
-  } catch (const RuntimeError& e) {
-    return std::string("RuntimeError: ") + e.what();
-  }
-  return "none";
 }
 
 // A thread whose body waits until the coordinator stops.
@@ -55,21 +49,25 @@ class BackgroundJoin {
   BackgroundJoin(Coordinator& coord, std::vector<ThreadPtr> threads, double grace,
                  bool ignore_live_threads = false)
       : thread_([&coord, threads, grace, ignore_live_threads, this] {
-          result_ = Thrown([&] { coord.Join(threads, grace, ignore_live_threads); });
+          try {
+            coord.Join(threads, grace, ignore_live_threads);
+          } catch (...) {  // Kept for Wait() to rethrow on the test's thread.
+            error_ = std::current_exception();
+          }
           done_ = true;
         }) {}
   ~BackgroundJoin() {
     if (thread_.joinable()) thread_.join();
   }
-  // Waits for Join to return; what it threw ("none" if nothing).
-  std::string Result() {
+  // Waits for Join to return, then returns as it did or throws what it threw.
+  void Wait() {
     thread_.join();
-    return result_;
+    if (error_) std::rethrow_exception(error_);
   }
   bool done() const { return done_; }
 
  private:
-  std::string result_;
+  std::exception_ptr error_;
   std::atomic<bool> done_{false};
   std::thread thread_;  // Last: starts after the fields it writes exist.
 };
@@ -79,7 +77,7 @@ TEST(CoordinatorTest, StartsRunningWithNoError) {
   Coordinator coord;
   EXPECT_FALSE(coord.ShouldStop());
   EXPECT_FALSE(coord.joined());
-  EXPECT_EQ(Thrown([&] { coord.RaiseRequestedException(); }), "none");
+  EXPECT_NO_THROW(coord.RaiseRequestedException());
 }
 
 // The first error is recorded; a second one, though it also asks to stop, is dropped.
@@ -88,7 +86,8 @@ TEST(CoordinatorTest, FirstErrorWins) {
   coord.RequestStop(Error<InvalidArgumentError>("first"));
   coord.RequestStop(Error<InternalError>("second"));
   EXPECT_TRUE(coord.ShouldStop());
-  EXPECT_EQ(Thrown([&] { coord.RaiseRequestedException(); }), "INVALID_ARGUMENT: first");
+  EXPECT_THAT([&] { coord.RaiseRequestedException(); },
+              Throws<InvalidArgumentError>(HasMessage("first")));
 }
 
 // Of errors reported at the same moment by many threads, exactly one is recorded and logged.
@@ -106,7 +105,8 @@ TEST(CoordinatorTest, RacingErrorsRecordExactlyOne) {
   }
   go.set_value();
   for (std::thread& t : reporters) t.join();
-  EXPECT_EQ(Thrown([&] { coord.RaiseRequestedException(); }).rfind("INTERNAL: thread ", 0), 0u);
+  EXPECT_THAT([&] { coord.RaiseRequestedException(); },
+              Throws<InternalError>(HasMessage(StartsWith("thread "))));
   int reported = 0;
   for (const std::string& line : capture.lines()) {
     reported += line.find("Error reported to Coordinator: ") != std::string::npos;
@@ -129,7 +129,7 @@ TEST(CoordinatorTest, CleanStopErrorsAreNoError) {
   Coordinator coord;
   coord.RequestStop(Error<OutOfRangeError>("End of sequence"));
   EXPECT_TRUE(coord.ShouldStop());
-  EXPECT_EQ(Thrown([&] { coord.RaiseRequestedException(); }), "none");
+  EXPECT_NO_THROW(coord.RaiseRequestedException());
   EXPECT_FALSE(capture.Contains("Error reported to Coordinator"));
 }
 
@@ -138,25 +138,27 @@ TEST(CoordinatorTest, ErrorAfterCleanStopIsDropped) {
   Coordinator coord;
   coord.RequestStop(Error<OutOfRangeError>("End of sequence"));
   coord.RequestStop(Error<InternalError>("late"));
-  EXPECT_EQ(Thrown([&] { coord.RaiseRequestedException(); }), "none");
+  EXPECT_NO_THROW(coord.RaiseRequestedException());
 }
 
 // MonitoredSession's coordinator has no clean codes: OutOfRange is an error there.
 TEST(CoordinatorTest, WithNoCleanCodesOutOfRangeIsAnError) {
   Coordinator coord(std::vector<ErrorCode>{});
   coord.RequestStop(Error<OutOfRangeError>("End of sequence"));
-  EXPECT_EQ(Thrown([&] { coord.RaiseRequestedException(); }), "OUT_OF_RANGE: End of sequence");
+  EXPECT_THAT([&] { coord.RaiseRequestedException(); },
+              Throws<OutOfRangeError>(HasMessage("End of sequence")));
 }
 
 // Any code can be made clean; exceptions that are not OpErrors never are.
 TEST(CoordinatorTest, CleanCodesAreConfigurable) {
   Coordinator coord({ErrorCode::kCancelled});
   coord.RequestStop(Error<CancelledError>("cancelled"));
-  EXPECT_EQ(Thrown([&] { coord.RaiseRequestedException(); }), "none");
+  EXPECT_NO_THROW(coord.RaiseRequestedException());
 
   Coordinator other({ErrorCode::kCancelled});
   other.RequestStop(std::make_exception_ptr(RuntimeError("not an OpError")));
-  EXPECT_EQ(Thrown([&] { other.RaiseRequestedException(); }), "RuntimeError: not an OpError");
+  EXPECT_THAT([&] { other.RaiseRequestedException(); },
+              ThrowsMessage<RuntimeError>(StrEq("not an OpError")));
 }
 
 // Once a plain stop was requested, a later error is not recorded.
@@ -164,7 +166,7 @@ TEST(CoordinatorTest, ErrorAfterPlainStopIsDropped) {
   Coordinator coord;
   coord.RequestStop();
   coord.RequestStop(Error<InternalError>("too late"));
-  EXPECT_EQ(Thrown([&] { coord.RaiseRequestedException(); }), "none");
+  EXPECT_NO_THROW(coord.RaiseRequestedException());
 }
 
 // RaiseRequestedException rethrows the very exception reported, and keeps it recorded.
@@ -173,12 +175,8 @@ TEST(CoordinatorTest, RaiseRequestedExceptionKeepsTheError) {
   const std::exception_ptr error = Error<DataLossError>("corrupt record");
   coord.RequestStop(error);
   for (int i = 0; i < 3; ++i) {
-    try {
-      coord.RaiseRequestedException();
-      ADD_FAILURE() << "nothing thrown";
-    } catch (const DataLossError& e) {
-      EXPECT_EQ(std::string(e.message()), "corrupt record");
-    }
+    EXPECT_THAT([&] { coord.RaiseRequestedException(); },
+                Throws<DataLossError>(HasMessage("corrupt record")));
   }
 }
 
@@ -186,12 +184,12 @@ TEST(CoordinatorTest, RaiseRequestedExceptionKeepsTheError) {
 TEST(CoordinatorTest, ClearStopStartsAFreshRound) {
   Coordinator coord;
   coord.RequestStop(Error<InternalError>("round one"));
-  EXPECT_EQ(Thrown([&] { coord.Join(); }), "INTERNAL: round one");
+  EXPECT_THAT([&] { coord.Join(); }, Throws<InternalError>(HasMessage("round one")));
   EXPECT_TRUE(coord.joined());
   coord.ClearStop();
   EXPECT_FALSE(coord.ShouldStop());
   EXPECT_FALSE(coord.joined());
-  EXPECT_EQ(Thrown([&] { coord.RaiseRequestedException(); }), "none");
+  EXPECT_NO_THROW(coord.RaiseRequestedException());
 }
 
 // StopOnException catches anything the body throws, records it, and stops.
@@ -199,7 +197,8 @@ TEST(CoordinatorTest, StopOnExceptionRecordsAndSwallows) {
   Coordinator coord;
   coord.StopOnException([] { throw UnavailableError("worker gone"); });
   EXPECT_TRUE(coord.ShouldStop());
-  EXPECT_EQ(Thrown([&] { coord.RaiseRequestedException(); }), "UNAVAILABLE: worker gone");
+  EXPECT_THAT([&] { coord.RaiseRequestedException(); },
+              Throws<UnavailableError>(HasMessage("worker gone")));
 
   Coordinator other;
   other.StopOnException([] { throw 42; });  // Not even a std::exception.
@@ -226,12 +225,16 @@ TEST(CoordinatorTest, ThreadErrorStopsTheOthersAndJoinRethrowsIt) {
     coord.StopOnException([] { throw InvalidArgumentError("bad record"); });
   });
   failing->Start();
-  EXPECT_EQ(Thrown([&] { coord.Join({a, b, failing}); }), "INVALID_ARGUMENT: bad record");
+  EXPECT_THAT(
+      [&] {
+        coord.Join({a, b, failing});
+      },
+      Throws<InvalidArgumentError>(HasMessage("bad record")));
   EXPECT_FALSE(a->IsAlive());
   EXPECT_FALSE(b->IsAlive());
   EXPECT_TRUE(coord.joined());
   // Joining again rethrows again: the error stays recorded.
-  EXPECT_EQ(Thrown([&] { coord.Join(); }), "INVALID_ARGUMENT: bad record");
+  EXPECT_THAT([&] { coord.Join(); }, Throws<InvalidArgumentError>(HasMessage("bad record")));
 }
 
 // Without a stop, Join waits for as long as the threads run, then returns quietly.
@@ -248,7 +251,7 @@ TEST(CoordinatorTest, JoinWithoutStopWaitsForEveryThread) {
   BackgroundJoin join(coord, threads, /*grace=*/120);
   EXPECT_FALSE(join.done());  // Cannot be done: the threads are still held.
   release.set_value();
-  EXPECT_EQ(join.Result(), "none");
+  EXPECT_NO_THROW(join.Wait());
   for (const ThreadPtr& t : threads) EXPECT_FALSE(t->IsAlive());
   EXPECT_FALSE(coord.ShouldStop());
   EXPECT_TRUE(coord.joined());
@@ -283,8 +286,9 @@ TEST(CoordinatorTest, SlowThreadIsReportedByNameAfterTheGracePeriod) {
   EXPECT_FALSE(join.done());         // One microsecond short of the grace: still waiting.
   EXPECT_EQ(clock.NumThreadsAsleep(), 1);
   clock.Advance(1);
-  EXPECT_EQ(join.Result(), "RuntimeError: Coordinator stopped with threads still running: "
-                           "slow_reader");
+  EXPECT_THAT([&] { join.Wait(); },
+              ThrowsMessage<RuntimeError>(StrEq("Coordinator stopped with threads still running: "
+                                                "slow_reader")));
   EXPECT_TRUE(slow->IsAlive());      // Reported, not killed.
   EXPECT_FALSE(quick->IsAlive());
 
@@ -308,7 +312,9 @@ TEST(CoordinatorTest, AllStragglersAreNamed) {
   BackgroundJoin join(coord, threads, /*grace=*/1);
   clock.BlockUntilThreadsAsleep(1);
   clock.Advance(kSecond);
-  EXPECT_EQ(join.Result(), "RuntimeError: Coordinator stopped with threads still running: a b");
+  EXPECT_THAT(
+      [&] { join.Wait(); },
+      ThrowsMessage<RuntimeError>(StrEq("Coordinator stopped with threads still running: a b")));
   release.set_value();
   for (const ThreadPtr& t : threads) t->Join();
 }
@@ -327,7 +333,7 @@ TEST(CoordinatorTest, IgnoreLiveThreadsLogsStragglers) {
   BackgroundJoin join(coord, {slow}, /*grace=*/5, /*ignore_live_threads=*/true);
   clock.BlockUntilThreadsAsleep(1);
   clock.Advance(5 * kSecond);
-  EXPECT_EQ(join.Result(), "none");
+  EXPECT_NO_THROW(join.Wait());
   EXPECT_TRUE(capture.Contains("Coordinator stopped with threads still running: slow_reader"));
   release.set_value();
   slow->Join();
@@ -346,7 +352,7 @@ TEST(CoordinatorTest, RecordedErrorWinsOverStragglers) {
   BackgroundJoin join(coord, {slow}, /*grace=*/1);
   clock.BlockUntilThreadsAsleep(1);
   clock.Advance(kSecond);
-  EXPECT_EQ(join.Result(), "INTERNAL: reader broke");
+  EXPECT_THAT([&] { join.Wait(); }, Throws<InternalError>(HasMessage("reader broke")));
   release.set_value();
   slow->Join();
 }
@@ -382,7 +388,7 @@ TEST(CoordinatorTest, AfterJoinRequestStopRethrowsTheError) {
   ASSERT_TRUE(coord.joined());
   EXPECT_THROW(coord.RequestStop(Error<InternalError>("after join")), InternalError);
   EXPECT_FALSE(coord.ShouldStop());  // Thrown before the stop flag is touched.
-  EXPECT_EQ(Thrown([&] { coord.RaiseRequestedException(); }), "none");
+  EXPECT_NO_THROW(coord.RaiseRequestedException());
 
   // A clean stop is not an error, so it is not thrown; a plain stop still works.
   coord.RequestStop(Error<OutOfRangeError>("done"));
@@ -405,7 +411,8 @@ TEST(CoordinatedThreadTest, StartsOnce) {
   EXPECT_FALSE(thread.IsAlive());
   thread.Join();  // Never started: nothing to wait for.
   thread.Start();
-  EXPECT_EQ(Thrown([&] { thread.Start(); }), "RuntimeError: threads can only be started once");
+  EXPECT_THAT([&] { thread.Start(); },
+              ThrowsMessage<RuntimeError>(StrEq("threads can only be started once")));
   thread.Join();
 }
 

@@ -7,13 +7,20 @@
 #include <string>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/session.h"
 #include "src/04_coordinated/fifo_queue_resource.h"
+#include "tests/testing/expect_error.h"
 
 namespace mts {
 namespace {
+
+using ::testing::AllOf;
+using ::testing::StrEq;
+using ::testing::Throws;
+using ::testing::ThrowsMessage;
 
 // Each test builds in a graph of its own.
 class FIFOQueueTest : public ::testing::Test {
@@ -32,22 +39,6 @@ class FIFOQueueTest : public ::testing::Test {
 };
 
 int32_t IntOf(const Tensor& t) { return t.scalar<int32_t>(); }
-
-// The message of the E that `f` throws, or a test failure if it throws nothing.
-template <typename E, typename F>
-std::string MessageOf(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    if constexpr (std::is_base_of_v<OpError, E>) {
-      return e.message();
-    } else {
-      return e.what();
-    }
-  }
-  ADD_FAILURE() << "expected an exception";
-  return "";
-}
 
 // Elements come out in the order they went in.
 TEST_F(FIFOQueueTest, DequeuesInTheOrderEnqueued) {
@@ -198,19 +189,16 @@ TEST_F(FIFOQueueTest, ClosedQueueRefusesEnqueuesAndDrainsThenEnds) {
   Session session;
   session.Run(put);
   session.Run(close);
-  EXPECT_EQ(MessageOf<CancelledError>([&] { session.Run(put); }), "FIFOQueue 'q' is closed.");
+  EXPECT_THAT([&] { session.Run(put); },
+              Throws<CancelledError>(HasMessage("FIFOQueue 'q' is closed.")));
   EXPECT_EQ(IntOf(session.Run(got)), 1);
-  try {
-    session.Run(got);
-    FAIL() << "expected OutOfRangeError";
-  } catch (const OutOfRangeError& e) {
-    EXPECT_EQ(e.message(),
-              "FIFOQueue 'q' is closed and has insufficient elements (requested 1, current "
-              "size 0)");
-    EXPECT_EQ(e.op_name(), "q_Dequeue");
-  }
-  EXPECT_EQ(MessageOf<CancelledError>([&] { session.Run(close); }),
-            "Queue 'q' is already closed.");
+  EXPECT_THAT(
+      [&] { session.Run(got); },
+      Throws<OutOfRangeError>(AllOf(HasMessage("FIFOQueue 'q' is closed and has insufficient "
+                                               "elements (requested 1, current size 0)"),
+                                    HasOpName("q_Dequeue"))));
+  EXPECT_THAT([&] { session.Run(close); },
+              Throws<CancelledError>(HasMessage("Queue 'q' is already closed.")));
   session.Run(q.Close(true));  // Never fails.
 }
 
@@ -220,9 +208,10 @@ TEST_F(FIFOQueueTest, DequeueManyOnAClosedQueueWithTooFewElementsLeavesThem) {
   Session session;
   session.Run(q.EnqueueMany({Constant(Tensor::Vector<int32_t>({1, 2}))}));
   session.Run(q.Close());
-  EXPECT_EQ(MessageOf<OutOfRangeError>([&] { session.Run(q.DequeueMany(3)[0]); }),
-            "FIFOQueue 'q' is closed and has insufficient elements (requested 3, current "
-            "size 2)");
+  EXPECT_THAT([&] { session.Run(q.DequeueMany(3)[0]); },
+              Throws<OutOfRangeError>(HasMessage(
+                  "FIFOQueue 'q' is closed and has insufficient elements (requested 3, current "
+                  "size 2)")));
   EXPECT_EQ(session.Run(q.DequeueMany(2)[0]).ToVector<int32_t>(),
             (std::vector<int32_t>{1, 2}));
 }
@@ -237,9 +226,10 @@ TEST_F(FIFOQueueTest, PartialDequeueManyGivesItsElementsBackOnClose) {
   session.Run(q.Enqueue({Constant(1)}));
   StateOf(session, q).WaitForBlockedCallers(0, 1);
   session.Run(q.Close());
-  EXPECT_EQ(MessageOf<OutOfRangeError>([&] { consumer.get(); }),
-            "FIFOQueue 'q' is closed and has insufficient elements (requested 2, current "
-            "size 0)");
+  EXPECT_THAT([&] { consumer.get(); },
+              Throws<OutOfRangeError>(HasMessage(
+                  "FIFOQueue 'q' is closed and has insufficient elements (requested 2, current "
+                  "size 0)")));
   EXPECT_EQ(IntOf(session.Run(q.Dequeue()[0])), 1);
 }
 
@@ -251,9 +241,10 @@ TEST_F(FIFOQueueTest, BlockedDequeueWakesOnClose) {
   auto consumer = std::async(std::launch::async, [&] { session.Run(got); });
   StateOf(session, q).WaitForBlockedCallers(0, 1);
   session.Run(q.Close(/*cancel_pending_enqueues=*/true));
-  EXPECT_EQ(MessageOf<OutOfRangeError>([&] { consumer.get(); }),
-            "FIFOQueue 'q' is closed and has insufficient elements (requested 1, current "
-            "size 0)");
+  EXPECT_THAT([&] { consumer.get(); },
+              Throws<OutOfRangeError>(HasMessage(
+                  "FIFOQueue 'q' is closed and has insufficient elements (requested 1, current "
+                  "size 0)")));
 }
 
 // Closing with cancel_pending_enqueues fails a waiting enqueue at once; what was queued
@@ -266,8 +257,8 @@ TEST_F(FIFOQueueTest, CancellingCloseFailsWaitingEnqueues) {
   auto producer = std::async(std::launch::async, [&] { session.Run(put2); });
   StateOf(session, q).WaitForBlockedCallers(1, 0);
   session.Run(q.Close(true));
-  EXPECT_EQ(MessageOf<CancelledError>([&] { producer.get(); }),
-            "Enqueue operation was cancelled");
+  EXPECT_THAT([&] { producer.get(); },
+              Throws<CancelledError>(HasMessage("Enqueue operation was cancelled")));
   EXPECT_EQ(IntOf(session.Run(q.Dequeue()[0])), 1);
   EXPECT_THROW(session.Run(q.Dequeue()[0]), OutOfRangeError);
 }
@@ -305,46 +296,58 @@ TEST_F(FIFOQueueTest, SessionCloseWakesBlockedOps) {
   StateOf(session, full).WaitForBlockedCallers(1, 0);
   StateOf(session, empty).WaitForBlockedCallers(0, 1);
   session.Close();
-  EXPECT_EQ(MessageOf<CancelledError>([&] { producer.get(); }),
-            "Enqueue operation was cancelled: the session was closed (FIFOQueue 'full')");
-  EXPECT_EQ(MessageOf<CancelledError>([&] { consumer.get(); }),
-            "Dequeue operation was cancelled: the session was closed (FIFOQueue 'empty')");
+  EXPECT_THAT([&] { producer.get(); },
+              Throws<CancelledError>(HasMessage(
+                  "Enqueue operation was cancelled: the session was closed (FIFOQueue 'full')")));
+  EXPECT_THAT([&] { consumer.get(); },
+              Throws<CancelledError>(HasMessage(
+                  "Dequeue operation was cancelled: the session was closed (FIFOQueue 'empty')")));
 }
 
 // Mistakes visible while building are refused then, naming the op, and add nothing.
 TEST_F(FIFOQueueTest, BuildTimeChecksNameTheOp) {
   Queue q = FIFOQueue(1, {DataType::kInt32}, {TensorShape{2}}, "q");
   const int ops = graph_.num_ops();
-  EXPECT_EQ(MessageOf<TypeError>([&] { q.Enqueue({Constant(Tensor::Vector<float>({1, 2}))}); }),
-            "'q_enqueue': component 0 of FIFOQueue 'q' has dtype int32, got float32 from "
-            "'Const:0'");
-  EXPECT_EQ(MessageOf<ValueError>([&] { q.Enqueue({}); }),
-            "'q_enqueue': FIFOQueue 'q' expects 1 components, got 0");
-  EXPECT_EQ(
-      MessageOf<ValueError>([&] { q.Enqueue({Constant(Tensor::Vector<int32_t>({1, 2, 3}))}); }),
-      "'q_enqueue': Shapes [2] and [3] are incompatible");
-  EXPECT_EQ(MessageOf<ValueError>([&] { q.EnqueueMany({Constant(4)}); }),
-            "'q_EnqueueMany': component 0 ('Const_2:0') must have rank at least 1, the batch "
-            "dimension, but is a scalar");
-  EXPECT_EQ(MessageOf<ValueError>([&] { q.DequeueMany(-1); }),
-            "'q_DequeueMany': cannot dequeue a negative number of elements (-1)");
+  EXPECT_THAT(
+      [&] {
+        q.Enqueue({Constant(Tensor::Vector<float>({1, 2}))});
+      },
+      ThrowsMessage<TypeError>(
+          StrEq("'q_enqueue': component 0 of FIFOQueue 'q' has dtype int32, got float32 from "
+                "'Const:0'")));
+  EXPECT_THAT(
+      [&] { q.Enqueue({}); },
+      ThrowsMessage<ValueError>(StrEq("'q_enqueue': FIFOQueue 'q' expects 1 components, got 0")));
+  EXPECT_THAT(
+      [&] {
+        q.Enqueue({Constant(Tensor::Vector<int32_t>({1, 2, 3}))});
+      },
+      ThrowsMessage<ValueError>(StrEq("'q_enqueue': Shapes [2] and [3] are incompatible")));
+  EXPECT_THAT([&] { q.EnqueueMany({Constant(4)}); },
+              ThrowsMessage<ValueError>(StrEq(
+                  "'q_EnqueueMany': component 0 ('Const_2:0') must have rank at least 1, the batch "
+                  "dimension, but is a scalar")));
+  EXPECT_THAT([&] { q.DequeueMany(-1); },
+              ThrowsMessage<ValueError>(
+                  StrEq("'q_DequeueMany': cannot dequeue a negative number of elements (-1)")));
   // Only the constants made for the calls were added.
   EXPECT_EQ(graph_.num_ops(), ops + 3);
 }
 
 // The queue's own declaration is checked too.
 TEST_F(FIFOQueueTest, DeclarationIsChecked) {
-  EXPECT_EQ(MessageOf<ValueError>([] { FIFOQueue(1, {}, {}, "q"); }),
-            "FIFOQueue 'q' needs at least one component dtype");
-  EXPECT_EQ(MessageOf<ValueError>([] {
-              FIFOQueue(1, {DataType::kInt32}, {TensorShape{}, TensorShape{}}, "q");
-            }),
-            "FIFOQueue 'q': queue shapes must have the same length as dtypes (2 shapes, 1 "
-            "dtypes)");
-  EXPECT_EQ(MessageOf<ValueError>([] {
-              FIFOQueue(1, {DataType::kInt32}, {TensorShape{TensorShape::kUnknownDim}}, "q");
-            }),
-            "FIFOQueue 'q': all shapes must be fully defined, got [?]");
+  EXPECT_THAT([] { FIFOQueue(1, {}, {}, "q"); },
+              ThrowsMessage<ValueError>(StrEq("FIFOQueue 'q' needs at least one component dtype")));
+  EXPECT_THAT(
+      [] {
+        FIFOQueue(1, {DataType::kInt32}, {TensorShape{}, TensorShape{}}, "q");
+      },
+      ThrowsMessage<ValueError>(
+          StrEq("FIFOQueue 'q': queue shapes must have the same length as dtypes (2 shapes, 1 "
+                "dtypes)")));
+  EXPECT_THAT(
+      [] { FIFOQueue(1, {DataType::kInt32}, {TensorShape{TensorShape::kUnknownDim}}, "q"); },
+      ThrowsMessage<ValueError>(StrEq("FIFOQueue 'q': all shapes must be fully defined, got [?]")));
   EXPECT_EQ(graph_.num_ops(), 0);
   EXPECT_THROW(Queue(Constant(1).op()), TypeError);
 }
@@ -355,25 +358,29 @@ TEST_F(FIFOQueueTest, RunTimeChecksRaiseInvalidArgument) {
   Output any = Placeholder(DataType::kInt32);
   Operation* put = q.Enqueue({any});
   Session session;
-  try {
-    session.Run(put, {{any, Tensor::Vector<int32_t>({1, 2, 3})}});
-    FAIL() << "expected InvalidArgumentError";
-  } catch (const InvalidArgumentError& e) {
-    EXPECT_EQ(e.message(), "Shape mismatch in tuple component 0. Expected [2], got [3]");
-    EXPECT_EQ(e.op_name(), "q_enqueue");
-  }
+  EXPECT_THAT(
+      [&] {
+        session.Run(put, {{any, Tensor::Vector<int32_t>({1, 2, 3})}});
+      },
+      Throws<InvalidArgumentError>(
+          AllOf(HasMessage("Shape mismatch in tuple component 0. Expected [2], got [3]"),
+                HasOpName("q_enqueue"))));
   // An empty batch of the right shape goes in without a look at the queue.
   session.Run(q.EnqueueMany({any}), {{any, Tensor::FromValues<int32_t>(TensorShape{0, 2}, {})}});
-  EXPECT_EQ(MessageOf<InvalidArgumentError>([&] {
-              session.Run(q.EnqueueMany({any}), {{any, Tensor::Vector<int32_t>({1, 2})}});
-            }),
-            "Shape mismatch in tuple component 0. Expected [2,2], got [2]");
+  EXPECT_THAT(
+      [&] {
+        session.Run(q.EnqueueMany({any}), {{any, Tensor::Vector<int32_t>({1, 2})}});
+      },
+      Throws<InvalidArgumentError>(
+          HasMessage("Shape mismatch in tuple component 0. Expected [2,2], got [2]")));
 
   Queue shapeless = FIFOQueue(1, {DataType::kInt32});
   EXPECT_FALSE(shapeless.Dequeue()[0].shape().has_rank());
-  EXPECT_EQ(MessageOf<InvalidArgumentError>([&] { session.Run(shapeless.DequeueMany(1)[0]); }),
-            "FIFOQueue's DequeueMany and DequeueUpTo require the components to have specified "
-            "shapes.");
+  EXPECT_THAT(
+      [&] { session.Run(shapeless.DequeueMany(1)[0]); },
+      Throws<InvalidArgumentError>(HasMessage(
+          "FIFOQueue's DequeueMany and DequeueUpTo require the components to have specified "
+          "shapes.")));
 }
 
 // Without shapes, elements of any shape may share a queue.

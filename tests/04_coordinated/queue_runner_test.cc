@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/learning/math_ops.h"
@@ -18,9 +19,14 @@
 #include "src/04_coordinated/fifo_queue.h"
 #include "src/04_coordinated/fifo_queue_resource.h"
 #include "src/platform/logging.h"
+#include "tests/testing/expect_error.h"
 
 namespace mts {
 namespace {
+
+using ::testing::StrEq;
+using ::testing::Throws;
+using ::testing::ThrowsMessage;
 
 // Each test builds in a graph of its own.
 class QueueRunnerTest : public ::testing::Test {
@@ -106,12 +112,8 @@ TEST_F(QueueRunnerTest, ProducerErrorStopsTheConsumerAndSurfacesAtJoin) {
   }
   EXPECT_LE(consumed, 3);
   EXPECT_TRUE(coord.ShouldStop());
-  try {
-    coord.Join(threads);
-    FAIL() << "expected the producer's error";
-  } catch (const InvalidArgumentError& e) {
-    EXPECT_EQ(e.message(), "bad input : Tensor had NaN values");
-  }
+  EXPECT_THAT([&] { coord.Join(threads); },
+              Throws<InvalidArgumentError>(HasMessage("bad input : Tensor had NaN values")));
 }
 
 // The runner's enqueue op dequeues from an upstream queue. When that queue is closed and
@@ -215,12 +217,8 @@ TEST_F(QueueRunnerTest, CreateThreadsOncePerSessionAtATime) {
 TEST_F(QueueRunnerTest, ConstructorChecksItsArguments) {
   Queue q = FIFOQueue(1, {DataType::kInt32}, {TensorShape{}}, "q");
   Operation* put = q.Enqueue({Constant(1)});
-  try {
-    QueueRunner runner(Queue(), {put});
-    FAIL() << "expected ValueError";
-  } catch (const ValueError& e) {
-    EXPECT_STREQ(e.what(), "Must provide queue and enqueue_ops.");
-  }
+  EXPECT_THAT([&] { QueueRunner runner(Queue(), {put}); },
+              ThrowsMessage<ValueError>(StrEq("Must provide queue and enqueue_ops.")));
   EXPECT_THROW(QueueRunner(q, {}), ValueError);
   EXPECT_THROW(QueueRunner(q, {put}, nullptr, nullptr, std::vector<ErrorCode>{}), TypeError);
   QueueRunner runner(q, {put});

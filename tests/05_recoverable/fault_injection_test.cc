@@ -6,6 +6,7 @@
 
 #include <set>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 #include "src/platform/errors.h"
@@ -24,6 +25,9 @@ struct WrapperFactory<FaultySession> {
 };
 
 namespace {
+
+using ::testing::StrEq;
+using ::testing::ThrowsMessage;
 
 INSTANTIATE_TYPED_TEST_SUITE_P(FaultInjection, WrappedSessionContractTest,
                                ::testing::Types<FaultySession>);
@@ -55,12 +59,8 @@ TEST(FaultScheduleTest, FixedSchedulesFailTheCallsTheyName) {
 TEST(FaultScheduleTest, MaybeFailThrowsTheScheduledErrorClass) {
   auto schedule =
       FaultSchedule::AtCalls({{1, ErrorCode::kAborted}, {2, ErrorCode::kUnavailable}});
-  try {
-    schedule->MaybeFail("Run");
-    ADD_FAILURE() << "expected AbortedError";
-  } catch (const AbortedError& e) {
-    EXPECT_STREQ(e.what(), "injected fault: ABORTED at Run (call 1)");
-  }
+  EXPECT_THAT([&] { schedule->MaybeFail("Run"); },
+              ThrowsMessage<AbortedError>(StrEq("injected fault: ABORTED at Run (call 1)")));
   EXPECT_THROW(schedule->MaybeFail("Run"), UnavailableError);
   EXPECT_NO_THROW(schedule->MaybeFail("Run"));
   EXPECT_EQ(schedule->calls(), 3);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 #include "src/platform/errors.h"
@@ -24,8 +25,10 @@
 #include "src/04_coordinated/coordinated_session.h"
 #include "src/04_coordinated/coordinated_thread.h"
 #include "src/platform/file_system.h"
+#include "tests/testing/expect_error.h"
 #include "tests/testing/fake_clock.h"
 #include "tests/testing/fault_injection.h"
+#include "tests/testing/new_dir.h"
 #include "tests/testing/wrapped_session_contract.h"
 
 namespace mts {
@@ -46,27 +49,12 @@ struct WrapperFactory<RecoverableSession> {
 
 namespace {
 
+using ::testing::Throws;
+
 INSTANTIATE_TYPED_TEST_SUITE_P(Stage05, WrappedSessionContractTest,
                                ::testing::Types<RecoverableSession>);
 
 constexpr ErrorCode kPreemptionCodes[] = {ErrorCode::kAborted, ErrorCode::kUnavailable};
-
-// A new, empty directory (a fresh one on every call, so --gtest_repeat finds no leftovers).
-std::string NewDir(const std::string& name) {
-  static int count = 0;
-  std::string dir = JoinPath(::testing::TempDir(), name + "_" + std::to_string(++count));
-  DefaultFileSystem()->CreateDirectories(dir);
-  return dir;
-}
-
-// `code` as the OpError subclass the layers above catch, ready to cross a thread.
-std::exception_ptr ErrorOf(ErrorCode code, const std::string& message) {
-  try {
-    ThrowOpError(code, message);
-  } catch (...) {
-    return std::current_exception();
-  }
-}
 
 // A thread of `coord` that records `error` there and ends; returns once it is recorded.
 void RecordErrorFromAThread(Coordinator& coord, std::exception_ptr error) {
@@ -145,12 +133,7 @@ TEST_F(RecoverableSessionTest, OtherRunErrorsPropagate) {
     run_faults_ = FaultSchedule::AtCall(2, code);
     auto session = Make();
     EXPECT_EQ(Step(*session), 1);
-    try {
-      Step(*session);
-      ADD_FAILURE() << "expected an error";
-    } catch (const OpError& e) {
-      EXPECT_EQ(e.code(), code);
-    }
+    EXPECT_THAT([&] { Step(*session); }, Throws<OpError>(HasCode(code)));
     EXPECT_EQ(session->num_recoveries(), 0);
     EXPECT_EQ(counting_->created(), 1);
     EXPECT_EQ(Step(*session), 2);  // The session is still usable.
@@ -193,12 +176,7 @@ TEST_P(RecoverableSessionPhaseTest, PreemptionRecoversOtherErrorsPropagate) {
     EXPECT_EQ(session->num_recoveries(), 1);
     EXPECT_EQ(Step(*session), 2);
   } else {
-    try {
-      Step(*session);
-      ADD_FAILURE() << "expected an error";
-    } catch (const OpError& e) {
-      EXPECT_EQ(e.code(), c.code);
-    }
+    EXPECT_THAT([&] { Step(*session); }, Throws<OpError>(HasCode(c.code)));
     EXPECT_EQ(session->num_recoveries(), 0);
   }
   // Sessions the chief made: the first, the one a recovery made, and, when the fault was a

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/platform/errors.h"
 #include "src/01_session/graph.h"
@@ -24,84 +25,21 @@
 #include "src/06_monitored/step_context.h"
 #include "src/platform/file_system.h"
 #include "tests/testing/fault_injection.h"
+#include "tests/testing/new_dir.h"
+#include "tests/testing/recording_hook.h"
 
 namespace mts {
 namespace {
 
-// A hook that writes down what it is called with, and can be told to misbehave.
-class RecordingHook : public SessionRunHook {
- public:
-  RecordingHook(std::string name, std::shared_ptr<std::vector<std::string>> log)
-      : name_(std::move(name)), log_(std::move(log)) {}
-
-  void Begin() override {
-    graph_finalized_at_begin = GetDefaultGraph().finalized();
-    Record("Begin");
-  }
-  void AfterCreateSession(SessionInterface& session, Coordinator* coord) override {
-    graph_finalized_at_create = session.graph()->finalized();
-    sessions.push_back(&session);
-    this->coord = coord;
-    Record("AfterCreateSession");
-  }
-  SessionRunArgs BeforeRun(SessionRunContext& run_context) override {
-    Record("BeforeRun");
-    return {};
-  }
-  void AfterRun(SessionRunContext& run_context, const SessionRunValues& values) override {
-    Record("AfterRun");
-    if (stop_after_run) run_context.RequestStop();
-    if (coord_stop_after_run) coord->RequestStop();
-  }
-  void End(SessionInterface& session) override {
-    Record("End");
-    if (end_error) ThrowOpError(*end_error, name_ + " failed in End");
-    // The session is still open in End: a final fetch works.
-    step_at_end = GlobalStepValue(session, GetOrCreateGlobalStep(session.graph()));
-  }
-
-  int Count(const std::string& method) const {
-    int n = 0;
-    for (const auto& entry : *log_) n += entry == name_ + "." + method;
-    return n;
-  }
-
-  bool stop_after_run = false;
-  bool coord_stop_after_run = false;
-  std::optional<ErrorCode> end_error;
-  bool graph_finalized_at_begin = true;
-  bool graph_finalized_at_create = false;
-  std::vector<SessionInterface*> sessions;  // The raw session of each creation.
-  Coordinator* coord = nullptr;
-  int64_t step_at_end = -1;
-
- private:
-  void Record(const std::string& method) { log_->push_back(name_ + "." + method); }
-
-  std::string name_;
-  std::shared_ptr<std::vector<std::string>> log_;
-};
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+using ::testing::ThrowsMessage;
 
 // A subclass of OutOfRangeError: not a clean end, since only the exact class is.
 class SubclassOfOutOfRange : public OutOfRangeError {
  public:
   using OutOfRangeError::OutOfRangeError;
 };
-
-std::exception_ptr ErrorOf(ErrorCode code, const std::string& message) {
-  try {
-    ThrowOpError(code, message);
-  } catch (...) {
-    return std::current_exception();
-  }
-}
-
-std::string NewDir(const std::string& name) {
-  static int count = 0;
-  std::string dir = JoinPath(::testing::TempDir(), name + "_" + std::to_string(++count));
-  DefaultFileSystem()->CreateDirectories(dir);
-  return dir;
-}
 
 // A graph with a global step and a train op that increments it, the default graph of the
 // test; sessions are made by a chief creator wrapped in fault injection.
@@ -221,14 +159,9 @@ TEST_F(MonitoredSessionTest, CloseAfterErrorSkipsEnd) {
 TEST_F(MonitoredSessionTest, DoubleCloseRaisesWithoutCallingEndAgain) {
   auto session = Make();
   session->Close();
-  try {
-    session->Close();
-    ADD_FAILURE() << "expected RuntimeError";
-  } catch (const RuntimeError& e) {
-    // TensorFlow's words first, then what to do.
-    EXPECT_EQ(std::string(e.what()).rfind("Session is already closed. Close it once", 0), 0u)
-        << e.what();
-  }
+  // TensorFlow's words first, then what to do.
+  EXPECT_THAT([&] { session->Close(); },
+              ThrowsMessage<RuntimeError>(StartsWith("Session is already closed. Close it once")));
   EXPECT_EQ(first_->Count("End"), 1);
   EXPECT_THROW(session->CloseAfterError(), RuntimeError);
 }
@@ -257,12 +190,8 @@ TEST_F(MonitoredSessionTest, CloseLeavesAGraphFinalizedBeforeConstructionFinaliz
 TEST_F(MonitoredSessionTest, RunAfterCloseRaises) {
   auto session = Make();
   session->Close();
-  try {
-    Step(*session);
-    ADD_FAILURE() << "expected RuntimeError";
-  } catch (const RuntimeError& e) {
-    EXPECT_NE(std::string(e.what()).find("closed MonitoredSession"), std::string::npos);
-  }
+  EXPECT_THAT([&] { Step(*session); },
+              ThrowsMessage<RuntimeError>(HasSubstr("closed MonitoredSession")));
   EXPECT_THROW(session->RunStepFn([](StepContext&) {}), RuntimeError);
 }
 
@@ -276,7 +205,7 @@ TEST_F(MonitoredSessionTest, DestructorClosesWithoutEnd) {
 // §17: a hook's RequestStop lets this run return, then ShouldStop is true and another Run
 // raises.
 TEST_F(MonitoredSessionTest, HookStopEndsTheLoopAfterTheRun) {
-  second_->stop_after_run = true;
+  second_->stop_in_after_run = true;
   auto session = Make();
   EXPECT_FALSE(session->ShouldStop());
   EXPECT_EQ(Step(*session), 1);
@@ -286,7 +215,7 @@ TEST_F(MonitoredSessionTest, HookStopEndsTheLoopAfterTheRun) {
 
 // §17: a stop requested on the coordinator makes ShouldStop true but Run is still allowed.
 TEST_F(MonitoredSessionTest, CoordinatorStopAllowsFurtherRuns) {
-  first_->coord_stop_after_run = true;
+  first_->coord_stop_in_after_run = true;
   auto session = Make();
   Step(*session);
   EXPECT_TRUE(session->ShouldStop());
@@ -317,8 +246,8 @@ TEST_F(MonitoredSessionTest, ThreadPreemptionErrorIsRecoveredByShouldStop) {
 // the first error is raised once every End has run, and the session is closed all the same.
 // An error of the stack's close (a thread's) replaces End's, as Python's finally does.
 TEST_F(MonitoredSessionTest, EndErrorPropagatesAfterEveryEndAndTheSessionIsClosed) {
-  first_->end_error = ErrorCode::kInternal;
-  second_->end_error = ErrorCode::kResourceExhausted;
+  first_->fail_in_end = ErrorCode::kInternal;
+  second_->fail_in_end = ErrorCode::kResourceExhausted;
   auto session = Make();
   EXPECT_THROW(session->Close(), InternalError);  // The first error, not the second.
   EXPECT_EQ(first_->Count("End"), 1);
@@ -455,14 +384,9 @@ TEST_F(MonitoredSessionTest, ScopeClosesWithoutEndAndRethrowsOtherErrors) {
 // §18.3: an explicit Close inside the block makes the block's own close raise.
 TEST_F(MonitoredSessionTest, ScopeRaisesIfTheBodyClosedTheSession) {
   auto session = Make();
-  try {
-    WithMonitoredSession(*session, [](MonitoredSession& sess) { sess.Close(); });
-    ADD_FAILURE() << "expected RuntimeError";
-  } catch (const RuntimeError& e) {
-    // TensorFlow's words first, then what to do.
-    EXPECT_EQ(std::string(e.what()).rfind("Session is already closed. Close it once", 0), 0u)
-        << e.what();
-  }
+  // TensorFlow's words first, then what to do.
+  EXPECT_THAT([&] { WithMonitoredSession(*session, [](MonitoredSession& sess) { sess.Close(); }); },
+              ThrowsMessage<RuntimeError>(StartsWith("Session is already closed. Close it once")));
   EXPECT_EQ(first_->Count("End"), 1);
 }
 

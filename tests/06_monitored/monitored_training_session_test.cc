@@ -24,6 +24,7 @@
 #include "src/platform/logging.h"
 #include "tests/testing/failing_file_system.h"
 #include "tests/testing/fake_clock.h"
+#include "tests/testing/new_dir.h"
 
 namespace mts {
 namespace {
@@ -39,13 +40,6 @@ class RecordingListener : public CheckpointSaverListener {
   }
   std::vector<int64_t> steps;
 };
-
-std::string NewDir(const std::string& name) {
-  static int count = 0;
-  std::string dir = JoinPath(::testing::TempDir(), name + "_" + std::to_string(++count));
-  DefaultFileSystem()->CreateDirectories(dir);
-  return dir;
-}
 
 // The class name of each hook, in order.
 std::vector<std::string> Kinds(const MonitoredSession::Hooks& hooks) {

@@ -3,11 +3,15 @@
 #include <fstream>
 #include <string>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/platform/errors.h"
 
 namespace mts {
 namespace {
+
+using ::testing::HasSubstr;
+using ::testing::ThrowsMessage;
 
 TEST(ClusterSpecTest, FromFlagNamesEveryTask) {
   const ClusterSpec cluster =
@@ -47,12 +51,8 @@ TEST(ClusterSpecTest, MalformedSpecsAreRejectedWithTheReason) {
   EXPECT_THROW(ClusterSpec::FromFlag("ps=127.0.0.1:1;ps=127.0.0.1:2"), ValueError);
   EXPECT_THROW(ClusterSpec::FromJson(R"({"ps": ["127.0.0.1:1"], "ps": ["127.0.0.1:2"]})"),
                ValueError);
-  try {
-    ClusterSpec::FromFlag("ps=127.0.0.1:1").task_address("ps", 3);
-    FAIL() << "expected ValueError";
-  } catch (const ValueError& e) {
-    EXPECT_NE(std::string(e.what()).find("/job:ps/task:3"), std::string::npos) << e.what();
-  }
+  EXPECT_THAT([&] { ClusterSpec::FromFlag("ps=127.0.0.1:1").task_address("ps", 3); },
+              ThrowsMessage<ValueError>(HasSubstr("/job:ps/task:3")));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/platform/errors.h"
 #include "src/01_session/graph.h"
@@ -17,16 +18,8 @@
 namespace mts {
 namespace {
 
-// The message of the error `f` throws as E, or a note that it threw nothing.
-template <typename E, typename F>
-std::string MessageOf(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "(nothing thrown)";
-}
+using ::testing::HasSubstr;
+using ::testing::ThrowsMessage;
 
 distributed::TensorProto FloatsClaiming(std::initializer_list<int64_t> dims) {
   distributed::TensorProto proto;
@@ -37,21 +30,17 @@ distributed::TensorProto FloatsClaiming(std::initializer_list<int64_t> dims) {
 
 TEST(DamagedMessageTest, AHugeShapeIsRefusedBeforeAnythingIsAllocated) {
   // 2^30 floats (4 GiB) with no bytes behind them: refused by comparing, not by allocating.
-  EXPECT_NE(MessageOf<DataLossError>([] {
-              DecodeTensor(FloatsClaiming({int64_t{1} << 30}));
-            }).find("holds 0 bytes"),
-            std::string::npos);
+  EXPECT_THAT([] { DecodeTensor(FloatsClaiming({int64_t{1} << 30})); },
+              ThrowsMessage<DataLossError>(HasSubstr("holds 0 bytes")));
   // Beyond what any message can carry, or overflowing int64 when multiplied out.
-  EXPECT_NE(MessageOf<DataLossError>([] {
-              DecodeTensor(FloatsClaiming({int64_t{1} << 40}));
-            }).find("damaged"),
-            std::string::npos);
+  EXPECT_THAT([] { DecodeTensor(FloatsClaiming({int64_t{1} << 40})); },
+              ThrowsMessage<DataLossError>(HasSubstr("damaged")));
   EXPECT_THROW(DecodeTensor(FloatsClaiming({int64_t{1} << 32, int64_t{1} << 32})), DataLossError);
   EXPECT_THROW(DecodeTensor(FloatsClaiming({2, -1})), DataLossError);
   distributed::TensorProto unknown_dtype = FloatsClaiming({});
   unknown_dtype.set_dtype(42);
-  EXPECT_NE(MessageOf<DataLossError>([&] { DecodeTensor(unknown_dtype); }).find("dtype number 42"),
-            std::string::npos);
+  EXPECT_THAT([&] { DecodeTensor(unknown_dtype); },
+              ThrowsMessage<DataLossError>(HasSubstr("dtype number 42")));
 }
 
 TEST(DamagedMessageTest, AVariableDeclarationMustBeWhole) {
@@ -100,22 +89,18 @@ class DamagedUpdateTest : public ::testing::Test {
 
 TEST_F(DamagedUpdateTest, OnlyOpsThatUpdateVariablesMayBeSent) {
   // Const takes no variable: running it would do nothing, SaveV2 or a queue op much worse.
-  EXPECT_NE(MessageOf<InvalidArgumentError>([&] {
-              store_.Apply(Update("Const", 0, 0));
-            }).find("is not an op that updates variables"),
-            std::string::npos);
-  EXPECT_NE(
-      MessageOf<NotFoundError>([&] { store_.Apply(Update("NoSuchOp", 1, 1)); }).find("NoSuchOp"),
-      std::string::npos);
+  EXPECT_THAT(
+      [&] { store_.Apply(Update("Const", 0, 0)); },
+      ThrowsMessage<InvalidArgumentError>(HasSubstr("is not an op that updates variables")));
+  EXPECT_THAT([&] { store_.Apply(Update("NoSuchOp", 1, 1)); },
+              ThrowsMessage<NotFoundError>(HasSubstr("NoSuchOp")));
   EXPECT_EQ(store_.num_updates(), 0);
 }
 
 TEST_F(DamagedUpdateTest, AnUpdateMustHaveItsOpsNumberOfVariablesAndInputs) {
-  const std::string message =
-      MessageOf<InvalidArgumentError>([&] { store_.Apply(Update("Assign", 1, 0)); });
-  EXPECT_NE(message.find("takes 1 variables and 1 other inputs, the update has 1 and 0"),
-            std::string::npos)
-      << message;
+  EXPECT_THAT([&] { store_.Apply(Update("Assign", 1, 0)); },
+              ThrowsMessage<InvalidArgumentError>(
+                  HasSubstr("takes 1 variables and 1 other inputs, the update has 1 and 0")));
   EXPECT_THROW(store_.Apply(Update("Assign", 0, 2)), InvalidArgumentError);
   EXPECT_THROW(store_.Apply(Update("ApplyGradientDescent", 1, 1)), InvalidArgumentError);
   // The store is unharmed: a whole Assign still applies.
@@ -153,10 +138,9 @@ TEST(DamagedMessageTest, AWorkerRefusesAValueOfAnotherShapeOrDtype) {
 
   value.clear_value();
   EncodeTensor(Tensor::Vector<float>({3, 4, 5}), value.mutable_value());
-  EXPECT_NE(MessageOf<DataLossError>([&] {
-              DecodeVariableValue(value, *w.op());
-            }).find("sent variable w as float32 [3], but it is float32 [2]"),
-            std::string::npos);
+  EXPECT_THAT([&] { DecodeVariableValue(value, *w.op()); },
+              ThrowsMessage<DataLossError>(
+                  HasSubstr("sent variable w as float32 [3], but it is float32 [2]")));
   value.clear_value();
   EncodeTensor(Tensor::Vector<double>({3, 4}), value.mutable_value());
   EXPECT_THROW(DecodeVariableValue(value, *w.op()), DataLossError);

@@ -1,14 +1,11 @@
 // RemoteSession against a Server in the same process, on a free port of 127.0.0.1.
 #include "src/07_distributed/remote_session.h"
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <memory>
 #include <string>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 #include "src/platform/errors.h"
@@ -21,9 +18,13 @@
 #include "src/07_distributed/server.h"
 #include "src/07_distributed/tensor_coding.h"
 #include "src/platform/logging.h"
+#include "tests/testing/local_socket.h"
 
 namespace mts {
 namespace {
+
+using ::testing::HasSubstr;
+using ::testing::ThrowsMessage;
 
 class RemoteSessionTest : public ::testing::Test {
  protected:
@@ -147,40 +148,24 @@ TEST_F(RemoteSessionTest, APsThatRestartedRaisesAbortedErrorAndHasLostItsVariabl
   ps_.reset();
   StartPs();
   EXPECT_NE(ps_->store().incarnation(), first);
-  try {
-    session->Run(train_op_);
-    FAIL() << "expected AbortedError";
-  } catch (const AbortedError& e) {
-    EXPECT_NE(std::string(e.what()).find("restarted"), std::string::npos) << e.what();
-  }
+  EXPECT_THAT([&] { session->Run(train_op_); },
+              ThrowsMessage<AbortedError>(HasSubstr("restarted")));
   // A new session works against the new incarnation, which starts empty.
   EXPECT_THROW(NewRemote()->Run(w_.value()), FailedPreconditionError);
 }
 
 TEST_F(RemoteSessionTest, AnRpcToAServerThatNeverAnswersMissesItsDeadline) {
   // A socket that accepts connections (the kernel's backlog does) but never speaks.
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
-  ASSERT_EQ(listen(fd, 8), 0);
-  socklen_t len = sizeof(addr);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  const std::string silent = "127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
+  LocalSocket listening(/*listening=*/true);
+  const std::string silent = listening.address();
 
   const auto start = std::chrono::steady_clock::now();
-  try {
-    RemoteSession session(&graph_, SessionOptions{"grpc://" + silent},
-                          ClusterSpec({{"ps", {silent}}}), RemoteSessionOptions{0.3});
-    FAIL() << "expected UnavailableError";
-  } catch (const UnavailableError& e) {
-    // gRPC gives up on the connection (no HTTP/2 greeting) or on the call, whichever comes
-    // first; both are bounded by the deadline.
-    SUCCEED() << e.what();
-  }
+  // gRPC gives up on the connection (no HTTP/2 greeting) or on the call, whichever comes
+  // first; both are bounded by the deadline.
+  EXPECT_THROW(RemoteSession(&graph_, SessionOptions{"grpc://" + silent},
+                             ClusterSpec({{"ps", {silent}}}), RemoteSessionOptions{0.3}),
+               UnavailableError);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
-  close(fd);
 }
 
 TEST(TensorCodingTest, TensorsAndAttributesSurviveTheWire) {

@@ -1,9 +1,7 @@
 #include "tests/07_distributed/task_cluster.h"
 
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,26 +13,11 @@
 #include <stdexcept>
 #include <thread>
 
+#include "tests/testing/local_socket.h"
+
 namespace mts {
 namespace testing {
 namespace {
-
-// A port nobody listens on now: bind port 0, read what the kernel chose, close. (The tiny
-// window before the task binds it again is acceptable on a test machine.)
-int FreePort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = 0;
-  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
-    throw std::runtime_error("cannot bind a free port on 127.0.0.1");
-  }
-  socklen_t len = sizeof(addr);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  close(fd);
-  return ntohs(addr.sin_port);
-}
 
 std::string Env(const char* name, const char* fallback) {
   const char* value = std::getenv(name);
@@ -52,9 +35,10 @@ TaskCluster::TaskCluster(int num_workers, std::vector<std::string> extra_flags)
   std::filesystem::remove_all(dir_);
   std::filesystem::create_directories(dir_);
   checkpoint_dir_ = dir_ + "/ckpt";
-  cluster_flag_ = "ps=127.0.0.1:" + std::to_string(FreePort()) + ";worker=";
+  // Free now; the tiny window before a task binds its port is acceptable on a test machine.
+  cluster_flag_ = "ps=" + AddressNobodyListensOn() + ";worker=";
   for (int i = 0; i < num_workers; ++i) {
-    cluster_flag_ += (i ? ",127.0.0.1:" : "127.0.0.1:") + std::to_string(FreePort());
+    cluster_flag_ += (i ? "," : "") + AddressNobodyListensOn();
   }
 }
 

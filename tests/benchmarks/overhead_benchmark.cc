@@ -184,12 +184,3 @@ BENCHMARK(BM_ExecutorPerNode)->Unit(benchmark::kMicrosecond);
 }  // namespace
 }  // namespace bench
 }  // namespace mts
-
-int main(int argc, char** argv) {
-  // The step counter logs every 100 steps at INFO; the benchmark's output is the table.
-  setenv("MTS_MIN_LOG_LEVEL", "2", /*overwrite=*/1);
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  return 0;
-}

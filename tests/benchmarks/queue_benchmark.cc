@@ -134,11 +134,3 @@ BENCHMARK(BM_QueuePair)->Unit(benchmark::kMicrosecond);
 }  // namespace
 }  // namespace bench
 }  // namespace mts
-
-int main(int argc, char** argv) {
-  setenv("MTS_MIN_LOG_LEVEL", "2", /*overwrite=*/1);
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  return 0;
-}

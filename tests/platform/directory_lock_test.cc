@@ -12,17 +12,12 @@
 #include "gtest/gtest.h"
 #include "src/platform/errors.h"
 #include "src/platform/file_system.h"
+#include "tests/testing/new_dir.h"
 
 namespace mts {
 namespace {
 
 using ::testing::HasSubstr;
-
-std::string NewDir(const std::string& name) {
-  const std::string dir = JoinPath(std::getenv("TEST_TMPDIR"), name);
-  DefaultFileSystem()->CreateDirectories(dir);
-  return dir;
-}
 
 // Forks a child that tries to lock `dir`: exit 0 if it got the lock, 3 if refused with a
 // message naming this process's pid (the holder), 4 for anything else.

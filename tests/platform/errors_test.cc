@@ -4,13 +4,22 @@
 
 #include <functional>
 #include <string>
+#include <type_traits>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/expect_error.h"
 
 namespace mts {
 namespace {
 
-// One row per canonical code: its class (checked by a catch), TensorFlow's number, its name.
+using ::testing::AllOf;
+using ::testing::StrEq;
+using ::testing::Throws;
+using ::testing::ThrowsMessage;
+using ::testing::Truly;
+
+// One row per canonical code: its class (checked by dynamic_cast), TensorFlow's number, its name.
 struct CodeCase {
   ErrorCode code;
   int tf_number;
@@ -47,19 +56,15 @@ const CodeCase kCodes[] = {
 TEST(ErrorsTest, ThrowOpErrorRaisesTheClassOfEachCode) {
   for (const CodeCase& c : kCodes) {
     SCOPED_TRACE(c.name);
-    try {
-      ThrowOpError(c.code, "boom", "dense/MatMul");
-      FAIL() << "ThrowOpError returned";
-    } catch (const OpError& e) {
-      EXPECT_TRUE(c.is_its_class(e));
-      EXPECT_EQ(e.code(), c.code);
-      EXPECT_EQ(e.message(), "boom");
-      EXPECT_EQ(e.op_name(), "dense/MatMul");
-      // No class but its own matches: the layers above rely on catching a precise type.
+    // No class but its own matches: the layers above rely on catching a precise type.
+    const auto no_other_class = [](const OpError& e) {
       int matching_classes = 0;
       for (const CodeCase& other : kCodes) matching_classes += other.is_its_class(e) ? 1 : 0;
-      EXPECT_EQ(matching_classes, 1);
-    }
+      return matching_classes == 1;
+    };
+    EXPECT_THAT([&] { ThrowOpError(c.code, "boom", "dense/MatMul"); },
+                Throws<OpError>(AllOf(Truly(c.is_its_class), Truly(no_other_class), HasCode(c.code),
+                                      HasMessage("boom"), HasOpName("dense/MatMul"))));
   }
 }
 
@@ -107,13 +112,9 @@ TEST(ErrorsTest, ThrowOpErrorWithCodeOkRaisesInternalError) {
 TEST(ErrorsTest, PythonStyleErrorsAreDistinctFromOpErrors) {
   EXPECT_THROW(throw ValueError("bad shape"), std::invalid_argument);
   EXPECT_THROW(throw TypeError("bad dtype"), std::invalid_argument);
-  try {
-    throw RuntimeError("Attempted to use a closed Session.");
-  } catch (const OpError&) {
-    FAIL() << "RuntimeError must not be an OpError";
-  } catch (const std::runtime_error& e) {
-    EXPECT_STREQ(e.what(), "Attempted to use a closed Session.");
-  }
+  static_assert(!std::is_base_of_v<OpError, RuntimeError>, "RuntimeError must not be an OpError");
+  EXPECT_THAT([] { throw RuntimeError("Attempted to use a closed Session."); },
+              ThrowsMessage<std::runtime_error>(StrEq("Attempted to use a closed Session.")));
 }
 
 }  // namespace

@@ -5,7 +5,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <memory>
 #include <string>
 #include <thread>
@@ -14,24 +13,25 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/platform/errors.h"
+#include "tests/testing/expect_error.h"
+#include "tests/testing/new_dir.h"
 
 namespace mts {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::Property;
+using ::testing::Throws;
 using ::testing::ThrowsMessage;
 
 class FileSystemTest : public ::testing::Test {
  protected:
   // A fresh, empty directory per test, named after the test.
   void SetUp() override {
-    const char* tmp = std::getenv("TEST_TMPDIR");
-    ASSERT_NE(tmp, nullptr) << "run under bazel test";
-    dir_ = JoinPath(JoinPath(tmp, "file_system_test"),
-                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs_->CreateDirectories(dir_);
+    dir_ = NewDir();
     ASSERT_THAT(fs_->ListDirectory(dir_), IsEmpty());
   }
 
@@ -57,12 +57,8 @@ TEST_F(FileSystemTest, WriteFileAtomicallyLeavesNoTemporaryFiles) {
 
 // A failed atomic write (no such directory) throws, names the file, and leaves nothing.
 TEST_F(FileSystemTest, WriteFileAtomicallyIntoAMissingDirectoryThrowsNotFound) {
-  try {
-    fs_->WriteFileAtomically(Path("missing/checkpoint"), "x");
-    FAIL() << "no exception";
-  } catch (const NotFoundError& e) {
-    EXPECT_THAT(e.what(), HasSubstr(Path("missing/checkpoint")));
-  }
+  EXPECT_THAT([&] { fs_->WriteFileAtomically(Path("missing/checkpoint"), "x"); },
+              ThrowsMessage<NotFoundError>(HasSubstr(Path("missing/checkpoint"))));
   EXPECT_THAT(fs_->ListDirectory(dir_), IsEmpty());
 }
 
@@ -92,13 +88,10 @@ TEST_F(FileSystemTest, ReadFileReturnsBinaryContents) {
 
 // Reading a missing file raises NotFoundError, and the message names the file.
 TEST_F(FileSystemTest, ReadFileOfAMissingFileThrowsNotFoundNamingIt) {
-  try {
-    fs_->ReadFile(Path("no_such_file"));
-    FAIL() << "no exception";
-  } catch (const NotFoundError& e) {
-    EXPECT_THAT(e.what(), HasSubstr(Path("no_such_file")));
-    EXPECT_EQ(e.code(), ErrorCode::kNotFound);
-  }
+  EXPECT_THAT(
+      [&] { fs_->ReadFile(Path("no_such_file")); },
+      Throws<NotFoundError>(AllOf(Property(&std::exception::what, HasSubstr(Path("no_such_file"))),
+                                  HasCode(ErrorCode::kNotFound))));
 }
 
 // Every call on a missing path raises NotFoundError.
@@ -150,12 +143,8 @@ TEST_F(FileSystemTest, CreateDirectoriesMakesParentsAndIsIdempotent) {
 // A file in the way of a directory to create is a FailedPreconditionError naming it.
 TEST_F(FileSystemTest, CreateDirectoriesThroughAFileFails) {
   fs_->WriteFileAtomically(Path("file"), "");
-  try {
-    fs_->CreateDirectories(Path("file/sub"));
-    FAIL() << "no exception";
-  } catch (const FailedPreconditionError& e) {
-    EXPECT_THAT(e.what(), HasSubstr(Path("file")));
-  }
+  EXPECT_THAT([&] { fs_->CreateDirectories(Path("file/sub")); },
+              ThrowsMessage<FailedPreconditionError>(HasSubstr(Path("file"))));
   EXPECT_THROW(fs_->CreateDirectories(Path("file")), FailedPreconditionError);
 }
 

@@ -111,10 +111,10 @@ std::string WriteEventFile(const std::string& name) {
   return ListEventFiles(dir).front();
 }
 
-std::vector<BadInput> MakeRows() {
-  std::vector<BadInput> rows;
+// ---- The rows of stages 01 to 05: a function a topic, called in table order by MakeRows ----
 
-  // ---- 01: Session, Graph, Tensor ----------------------------------------------------------
+// 01: feeds and fetches that do not fit, names that do not exist, tensors of two graphs.
+void AppendFeedAndFetchRows(std::vector<BadInput>& rows) {
   rows.push_back(
       Row("01", "a feed of the wrong dtype (int32 into a float placeholder)", "TypeError",
           "Feed a value of dtype float32 instead", [] {
@@ -180,6 +180,10 @@ std::vector<BadInput> MakeRows() {
                        }();
                        Add(a, b);
                      }));
+}
+
+// 01: a session closed or run on an empty graph, an op added to a finalized graph.
+void AppendSessionLifecycleRows(std::vector<BadInput>& rows) {
   rows.push_back(
       Row("01", "run after close", "RuntimeError", "Make a new session to run again", [] {
         Fresh fresh;
@@ -205,6 +209,11 @@ std::vector<BadInput> MakeRows() {
                        fresh.graph.Finalize();
                        Constant(1.0f);
                      }));
+}
+
+// 01: variables read before they are set or assigned what does not fit; tensors built or
+// read wrongly.
+void AppendVariableAndTensorRows(std::vector<BadInput>& rows) {
   rows.push_back(Row("01", "reading a variable before initialising it", "FailedPreconditionError",
                      "uninitialized value w", [] {
                        Fresh fresh;
@@ -233,8 +242,11 @@ std::vector<BadInput> MakeRows() {
                      }));
   rows.push_back(Row("01", "reading a float tensor as int64", "InvalidArgumentError", "float",
                      [] { Tensor::Scalar(1.0f).scalar<int64_t>(); }));
+}
 
-  // ---- 02: Saver, SessionManager, checkpoints ---------------------------------------------
+// 02: one checkpoint file: a Saver that cannot save it (no variables, no directory, a full
+// or unwritable disk) or cannot restore it (missing, of another model, damaged).
+void AppendSaverRows(std::vector<BadInput>& rows) {
   rows.push_back(Row("02", "a Saver with no variables", "ValueError",
                      "Create the variables before the Saver", [] {
                        Fresh fresh;
@@ -302,6 +314,11 @@ std::vector<BadInput> MakeRows() {
                        Session session(&model.fresh.graph);
                        model.saver->Restore(session, model.path);
                      }));
+}
+
+// 02: a checkpoint directory: a damaged newest checkpoint, a state file of garbage or
+// naming a deleted file, NaN saves against rotation.
+void AppendCheckpointDirectoryRows(std::vector<BadInput>& rows) {
   rows.push_back(Row("02", "the latest checkpoint damaged, an earlier one sound", "none",
                      "restored the newest earlier checkpoint that passes", [] {
                        SavedModel model("damaged_latest");
@@ -356,6 +373,11 @@ std::vector<BadInput> MakeRows() {
                                   ? std::string()
                                   : std::string("model.ckpt-1 was deleted");
                      }));
+}
+
+// 02: SessionManager: contradictory paths, nothing to initialise with, a worker whose
+// chief never comes.
+void AppendSessionManagerRows(std::vector<BadInput>& rows) {
   rows.push_back(Row("02", "both checkpoint_dir and checkpoint_filename_with_path", "ValueError",
                      "Can not provide both", [] {
                        SavedModel model("both_dir_and_file");
@@ -382,8 +404,10 @@ std::vector<BadInput> MakeRows() {
                        SessionManager(options).WaitForSession(
                            "", 0);  // One check, no sleep: no time passes.
                      }));
+}
 
-  // ---- 03: hooks, timers, event files -----------------------------------------------------
+// 03: hooks and timers given contradictory or missing settings.
+void AppendHookSettingRows(std::vector<BadInput>& rows) {
   rows.push_back(Row("03", "StopAtStepHook with both num_steps and last_step", "ValueError",
                      "Only one of", [] { StopAtStepHook(10, 20); }));
   rows.push_back(Row("03", "StopAtStepHook with neither", "ValueError", "must be specified",
@@ -415,6 +439,11 @@ std::vector<BadInput> MakeRows() {
                        options.save_steps = 10;
                        CheckpointSaverHook(FreshDir("no_global_step"), options).Begin();
                      }));
+}
+
+// 03: hooks that throw (the one in AfterCreateSession is a row of stage 04, whose
+// coordinated layer calls it).
+void AppendThrowingHookRows(std::vector<BadInput>& rows) {
   rows.push_back(Row("03", "a hook that throws in BeforeRun", "InvalidArgumentError",
                      "fix the hook", [] { RunWithThrowingHook("BeforeRun"); }));
   rows.push_back(Row("03", "a hook that throws in AfterRun", "InvalidArgumentError", "fix the hook",
@@ -428,6 +457,10 @@ std::vector<BadInput> MakeRows() {
         CoordinatedSessionCreator(creator, {std::make_shared<ThrowingHook>("AfterCreateSession")})
             .CreateSession();
       }));
+}
+
+// 03: event files damaged, missing or contended, and a summary directory that is a file.
+void AppendEventFileRows(std::vector<BadInput>& rows) {
   rows.push_back(Row("03", "a truncated event file", "OutOfRangeError",
                      "If a writer is still writing the file, read again later", [] {
                        const std::string path = WriteEventFile("truncated_events");
@@ -468,8 +501,10 @@ std::vector<BadInput> MakeRows() {
                        DefaultFileSystem()->WriteFileAtomically(JoinPath(dir, "file"), "x");
                        FileWriter writer(JoinPath(dir, "file/logs"));
                      }));
+}
 
-  // ---- 04: Coordinator, queues, queue runners ---------------------------------------------
+// 04: queue runners and queues misused, a thread that ignores a stop request.
+void AppendCoordinatorRows(std::vector<BadInput>& rows) {
   rows.push_back(Row("04", "a QueueRunner without enqueue ops", "ValueError",
                      "Must provide queue and enqueue_ops", [] {
                        Fresh fresh;
@@ -512,8 +547,10 @@ std::vector<BadInput> MakeRows() {
             } release_at_exit{release, thread};
             coord.Join({thread}, 0.01);
           }));
+}
 
-  // ---- 05: RecoverableSession ------------------------------------------------------------
+// 05: a master that never comes back, a RecoverableSession run after close.
+void AppendRecoverableRows(std::vector<BadInput>& rows) {
   rows.push_back(
       Row("05", "a master that stays unreachable (every creation Unavailable)", "UnavailableError",
           "check that the master and parameter servers are up", [] {
@@ -536,7 +573,21 @@ std::vector<BadInput> MakeRows() {
                        session.Close();
                        session.Run(c);
                      }));
+}
 
+std::vector<BadInput> MakeRows() {
+  std::vector<BadInput> rows;
+  AppendFeedAndFetchRows(rows);
+  AppendSessionLifecycleRows(rows);
+  AppendVariableAndTensorRows(rows);
+  AppendSaverRows(rows);
+  AppendCheckpointDirectoryRows(rows);
+  AppendSessionManagerRows(rows);
+  AppendHookSettingRows(rows);
+  AppendThrowingHookRows(rows);
+  AppendEventFileRows(rows);
+  AppendCoordinatorRows(rows);
+  AppendRecoverableRows(rows);
   // ---- 06 and 07: the monitored sessions, the distributed runtime ------------------------
   AppendMonitoredAndDistributedRows(rows);
   // ---- examples: the programs, run as a user runs them -------------------------------------

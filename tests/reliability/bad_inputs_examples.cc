@@ -126,12 +126,13 @@ void TrainSpirals(const std::string& dir, int steps) {
   }
 }
 
-// A directory holding a finished 300-step run: model.ckpt-0, model.ckpt-300 and the state
-// file, trained once per process and copied by every row that damages it.
+// A directory holding a finished 20-step run: model.ckpt-0, model.ckpt-20 and the state
+// file, trained once per process and copied by every row that damages it. Few steps: the
+// rows run under the sanitizers too.
 const std::string& TrainedSpirals() {
   static const std::string* dir = [] {
     auto* trained = new std::string(FreshDir("spirals_trained"));
-    TrainSpirals(*trained, 300);
+    TrainSpirals(*trained, 20);
     return trained;
   }();
   return *dir;
@@ -144,13 +145,13 @@ void CopyTrainedSpirals(const std::string& dir, bool as_copied) {
   std::filesystem::remove_all(dir);
   std::filesystem::copy(TrainedSpirals(), dir, std::filesystem::copy_options::recursive);
   if (!as_copied) {
-    UpdateCheckpointStateFile(dir, JoinPath(dir, "model.ckpt-300"),
-                              {JoinPath(dir, "model.ckpt-0"), JoinPath(dir, "model.ckpt-300")});
+    UpdateCheckpointStateFile(dir, JoinPath(dir, "model.ckpt-20"),
+                              {JoinPath(dir, "model.ckpt-0"), JoinPath(dir, "model.ckpt-20")});
   }
 }
 
 // A row that resumes train_spirals in a copy of the trained run whose newest checkpoint was
-// damaged by `damage`: it must fall back (to model.ckpt-0) and train on to step 400.
+// damaged by `damage`: it must fall back (to model.ckpt-0) and train on to step 30.
 BadInput DamagedResumeRow(const std::string& tried, const std::string& name,
                           std::function<void(const std::string&)> damage,
                           const std::string& advice) {
@@ -158,12 +159,12 @@ BadInput DamagedResumeRow(const std::string& tried, const std::string& name,
   return ProgramRow(
       tried,
       {kSpirals,
-       {"--steps=400", "--log_every=400", "--checkpoint_dir=" + dir},
+       {"--steps=30", "--log_every=30", "--checkpoint_dir=" + dir},
        {"Resuming from", "restored the newest", "is unusable", "Stopped at"},
        nullptr,
        [dir, damage] {
          CopyTrainedSpirals(dir, /*as_copied=*/false);
-         damage(JoinPath(dir, "model.ckpt-300"));
+         damage(JoinPath(dir, "model.ckpt-20"));
        }},
       "exit 0", advice);
 }
@@ -208,7 +209,7 @@ void AppendSpiralsRows(std::vector<BadInput>& rows) {
   rows.push_back(ProgramRow(
       "train_spirals --learning_rate=1e38 (the loss becomes NaN)",
       {kSpirals,
-       {"--learning_rate=1e38", "--steps=1000", "--checkpoint_dir=" + FreshDir("spirals_nan")},
+       {"--learning_rate=1e38", "--steps=100", "--checkpoint_dir=" + FreshDir("spirals_nan")},
        {"NaN loss", "diverged"}},
       "exit 1", "NaN loss during training", [] {
         // The run stopped at the NaN: its newest checkpoint is the finite one it began with.
@@ -266,7 +267,7 @@ void AppendSpiralsRows(std::vector<BadInput>& rows) {
   rows.push_back(ProgramRow(
       "train_spirals in a copy of a checkpoint directory (absolute paths in its state file)",
       {kSpirals,
-       {"--steps=800", "--log_every=800", "--checkpoint_dir=" + copy},
+       {"--steps=30", "--log_every=30", "--checkpoint_dir=" + copy},
        {"Resuming from", "names checkpoints in"},
        nullptr,
        [copy] { CopyTrainedSpirals(copy, /*as_copied=*/true); }},

@@ -9,10 +9,6 @@
 // a directory that cannot be used, none of them may cost it. Stage 07's rows talk to real
 // gRPC servers on free ports of 127.0.0.1, and to ports where nothing listens; each is
 // bounded by a short deadline or a refused connection, so the rows take milliseconds.
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <functional>
 #include <memory>
@@ -43,6 +39,7 @@
 #include "src/platform/file_system.h"
 #include "tests/reliability/bad_input_support.h"
 #include "tests/testing/failing_file_system.h"
+#include "tests/testing/local_socket.h"
 
 namespace mts {
 namespace {
@@ -108,43 +105,6 @@ void TrainWithThrowingHook(const std::string& name, const std::string& where) {
 
 // ---- Helpers of stage 07 ---------------------------------------------------------------------
 
-// A socket of 127.0.0.1 on a free port, listening if `listening`: its fd and "127.0.0.1:port".
-// Closed by the destructor.
-class LocalSocket {
- public:
-  explicit LocalSocket(bool listening) : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
-    if (fd_ < 0) ThrowFileSystemError("socket", errno);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
-        (listening && ::listen(fd_, 8) != 0)) {
-      ThrowFileSystemError("127.0.0.1:0", errno);
-    }
-    socklen_t len = sizeof(addr);
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
-    address_ = "127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
-  }
-  ~LocalSocket() { Close(); }
-  LocalSocket(const LocalSocket&) = delete;
-  LocalSocket& operator=(const LocalSocket&) = delete;
-
-  void Close() {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-  }
-  const std::string& address() const { return address_; }
-
- private:
-  int fd_;
-  std::string address_;
-};
-
-// "127.0.0.1:port" where nothing listens: a port bound, then released at once. (Another
-// process could take it in between; on a test machine that is rare, and the row would then
-// fail with another class, not hang.)
-std::string AddressNobodyListensOn() { return LocalSocket(/*listening=*/false).address(); }
-
 // A ps task serving on `address` (port 0: a free one).
 std::unique_ptr<Server> StartPs(const std::string& address = "127.0.0.1:0") {
   return std::make_unique<Server>(ClusterSpec({{"ps", {address}}}), "ps", 0);
@@ -153,10 +113,10 @@ std::unique_ptr<Server> StartPs(const std::string& address = "127.0.0.1:0") {
 // "127.0.0.1:port" of a started server.
 std::string AddressOf(const Server& server) { return "127.0.0.1:" + std::to_string(server.port()); }
 
-}  // namespace
+// ---- The rows, a function a topic, called in table order ----------------------------------
 
-void AppendMonitoredAndDistributedRows(std::vector<BadInput>& rows) {
-  // ---- 06: MonitoredSession, MonitoredTrainingSession, WithMonitoredSession --------------
+// 06: MonitoredTrainingSession given two frequencies for one thing.
+void AppendMonitoredOptionRows(std::vector<BadInput>& rows) {
   rows.push_back(Row("06",
                      "MonitoredTrainingSession with both save_checkpoint_secs and "
                      "save_checkpoint_steps",
@@ -181,6 +141,10 @@ void AppendMonitoredAndDistributedRows(std::vector<BadInput>& rows) {
                        options.save_summaries_secs = 30;
                        MonitoredTrainingSession(options);
                      }));
+}
+
+// 06: a MonitoredSession run or closed after close, in and out of a `with` block.
+void AppendMonitoredCloseRows(std::vector<BadInput>& rows) {
   rows.push_back(Row("06", "run after close of a MonitoredSession", "RuntimeError",
                      "create a new session to run again", [] {
                        TrainableModel model;
@@ -200,6 +164,11 @@ void AppendMonitoredAndDistributedRows(std::vector<BadInput>& rows) {
                        MonitoredSession session;
                        WithMonitoredSession(session, [](MonitoredSession& sess) { sess.Close(); });
                      }));
+}
+
+// 06: training over a checkpoint fails (a hook throws, in each method; a step function
+// fails; the event disk fills): the checkpoint survives, and a clean close still saves.
+void AppendMonitoredFailureRows(std::vector<BadInput>& rows) {
   for (const char* where : {"Begin", "AfterCreateSession", "BeforeRun", "AfterRun"}) {
     const std::string name = std::string("hook_throws_in_") + where;
     rows.push_back(Row(
@@ -269,6 +238,11 @@ void AppendMonitoredAndDistributedRows(std::vector<BadInput>& rows) {
         });
       },
       StartingCheckpointIntact("step_fn_fails")));
+}
+
+// 06: a checkpoint directory of another model or that is a file, a worker with no chief,
+// a SingularMonitoredSession given two places to restore from.
+void AppendMonitoredSetupRows(std::vector<BadInput>& rows) {
   rows.push_back(Row(
       "06", "a checkpoint of another model in checkpoint_dir", "NotFoundError",
       "was a variable added or renamed",
@@ -312,8 +286,11 @@ void AppendMonitoredAndDistributedRows(std::vector<BadInput>& rows) {
         SingularMonitoredSession({}, nullptr, "", dir, 120, JoinPath(dir, "model.ckpt-1"));
       },
       StartingCheckpointIntact("singular_both_paths")));
+}
 
-  // ---- 07: ClusterSpec, Server, RemoteSession, ReplicaDeviceSetter ------------------------
+// 07: cluster specs malformed, of a job with no tasks or named twice, missing, asked for
+// a task they lack.
+void AppendClusterSpecRows(std::vector<BadInput>& rows) {
   rows.push_back(Row("07", "a cluster spec of malformed JSON", "ValueError",
                      "the format is {\"ps\": [\"host:port\"]",
                      [] { ClusterSpec::FromJson(R"({"ps": ["ps0:2222")"); }));
@@ -337,6 +314,10 @@ void AppendMonitoredAndDistributedRows(std::vector<BadInput>& rows) {
   rows.push_back(Row("07", "the address of a task the cluster does not have", "ValueError",
                      "use a job and task index the cluster lists",
                      [] { ClusterSpec::FromFlag("ps=ps0:2222").task_address("ps", 1); }));
+}
+
+// 07: Servers for a job the cluster lacks, or on a port taken.
+void AppendServerRows(std::vector<BadInput>& rows) {
   rows.push_back(Row("07", "a Server for an unknown job", "ValueError",
                      "use a job and task index the cluster lists", [] {
                        Server(ClusterSpec::FromFlag("ps=ps0:2222"), "worker", 0, /*start=*/false);
@@ -351,6 +332,10 @@ void AppendMonitoredAndDistributedRows(std::vector<BadInput>& rows) {
                        std::unique_ptr<Server> first = StartPs();
                        StartPs(AddressOf(*first));
                      }));
+}
+
+// 07: session targets without "grpc://", variables placed on ps tasks the cluster lacks.
+void AppendTargetAndPlacementRows(std::vector<BadInput>& rows) {
   rows.push_back(Row("07", "a distributed target without \"grpc://\"", "InvalidArgumentError",
                      "write the ps or master address after grpc://",
                      [] { ClusterOfTarget("ps0:2222"); }));
@@ -371,6 +356,11 @@ void AppendMonitoredAndDistributedRows(std::vector<BadInput>& rows) {
                        TrainableModel model(/*ps_tasks=*/2);
                        NewSession(&model.fresh.graph, SessionOptions{ps->target()});
                      }));
+}
+
+// 07: a ps or master that cannot be reached, does not answer, or restarted under a
+// session.
+void AppendUnreachableTaskRows(std::vector<BadInput>& rows) {
   rows.push_back(Row("07", "an unreachable ps over gRPC (a port nobody listens on)",
                      "UnavailableError", "Check that the ps process is running", [] {
                        TrainableModel model(/*ps_tasks=*/1);
@@ -408,6 +398,11 @@ void AppendMonitoredAndDistributedRows(std::vector<BadInput>& rows) {
                        ps = StartPs(address);
                        session->Run({}, {}, {model.train_op});
                      }));
+}
+
+// 07: tasks that disagree on a variable, an update across two ps tasks, a chief restarted
+// over the model the ps kept.
+void AppendClusterStateRows(std::vector<BadInput>& rows) {
   rows.push_back(
       Row("07", "two tasks declaring one variable with different shapes", "InvalidArgumentError",
           "all tasks must build the same model", [] {
@@ -464,6 +459,20 @@ void AppendMonitoredAndDistributedRows(std::vector<BadInput>& rows) {
         TrainableModel model(/*ps_tasks=*/1);
         MonitoredTrainingSession(options)->Close();  // Restores step 5 over the live model.
       }));
+}
+
+}  // namespace
+
+void AppendMonitoredAndDistributedRows(std::vector<BadInput>& rows) {
+  AppendMonitoredOptionRows(rows);
+  AppendMonitoredCloseRows(rows);
+  AppendMonitoredFailureRows(rows);
+  AppendMonitoredSetupRows(rows);
+  AppendClusterSpecRows(rows);
+  AppendServerRows(rows);
+  AppendTargetAndPlacementRows(rows);
+  AppendUnreachableTaskRows(rows);
+  AppendClusterStateRows(rows);
 }
 
 }  // namespace mts

@@ -170,4 +170,12 @@ void FaultyHook::AfterRun(SessionRunContext&, const SessionRunValues&) {
   if (phase_ == Phase::kAfterRun) schedule_->MaybeFail("AfterRun");
 }
 
+std::exception_ptr ErrorOf(ErrorCode code, const std::string& message) {
+  try {
+    ThrowOpError(code, message);
+  } catch (...) {  // Only to capture it: the caller rethrows it where it is reported.
+    return std::current_exception();
+  }
+}
+
 }  // namespace mts

@@ -24,6 +24,7 @@
 //   - CountingSessionCreator: counts attempts and successful creations.
 //   - FunctionSessionCreator: a creator from a function, for sessions a test makes itself.
 //   - FaultyHook: fails one hook method when its schedule says so.
+//   - ErrorOf: the error of a code as a failing thread reports it (to a Coordinator).
 //
 // Example: a stack whose raw runs fail with AbortedError at the 3rd and 7th run, and whose
 // second creation fails with UnavailableError:
@@ -49,6 +50,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <map>
 #include <memory>
@@ -234,6 +236,10 @@ class FaultyHook : public SessionRunHook {
   int64_t before_run_calls_ = 0;
   int64_t after_run_calls_ = 0;
 };
+
+/// The OpError subclass of `code` with `message`, caught and ready to cross a thread: what a
+/// failing thread hands Coordinator::RequestStop. \pre `code` is not kOk.
+std::exception_ptr ErrorOf(ErrorCode code, const std::string& message);
 
 }  // namespace mts
 

@@ -19,10 +19,10 @@ namespace {
 
 using ::testing::AllOf;
 using ::testing::HasSubstr;
+using ::testing::ThrowsMessage;
 
 using testing_util::Eval;
 using testing_util::kUnknown;
-using testing_util::MessageOf;
 
 using BinaryFn = Output (*)(const Output&, const Output&, const std::string&);
 
@@ -159,8 +159,9 @@ TEST(MathOpsTest, UnbroadcastableShapesAreAValueErrorNamingTheOp) {
     Output a = Placeholder(DataType::kFloat, x);
     Output b = Placeholder(DataType::kFloat, y);
     EXPECT_THROW(Mul(a, b, "product"), ValueError);
-    EXPECT_THAT(MessageOf<ValueError>([&] { Mul(a, b, "product"); }),
-                AllOf(HasSubstr("'product'"), HasSubstr(x.ToString()), HasSubstr(y.ToString())));
+    EXPECT_THAT([&] { Mul(a, b, "product"); },
+                ThrowsMessage<ValueError>(AllOf(HasSubstr("'product'"), HasSubstr(x.ToString()),
+                                                HasSubstr(y.ToString()))));
     EXPECT_EQ(g.FindOperation("product"), nullptr);  // The graph is unchanged.
   }
 }
@@ -171,8 +172,9 @@ TEST(MathOpsTest, DifferingDimensionsMustBeEqual) {
   DefaultGraphScope scope(g);
   Output a = Placeholder(DataType::kFloat, {3});
   Output b = Placeholder(DataType::kFloat, {4});
-  EXPECT_THAT(MessageOf<ValueError>([&] { Add(a, b); }),
-              HasSubstr("Dimensions must be equal, but are 3 and 4 for 'Add' (op: Add)"));
+  EXPECT_THAT([&] { Add(a, b); },
+              ThrowsMessage<ValueError>(
+                  HasSubstr("Dimensions must be equal, but are 3 and 4 for 'Add' (op: Add)")));
 }
 
 // Dimensions unknown at build time are checked when the op runs.
@@ -185,8 +187,9 @@ TEST(MathOpsTest, IncompatibleRunTimeShapesAreInvalidArgument) {
   FeedDict feeds = {{a, Tensor::Zeros(DataType::kFloat, {2, 3})},
                     {b, Tensor::Zeros(DataType::kFloat, {3, 2})}};
   EXPECT_THROW(Eval(sum, feeds), InvalidArgumentError);
-  EXPECT_THAT(MessageOf<InvalidArgumentError>([&] { Eval(sum, feeds); }),
-              AllOf(HasSubstr("Incompatible shapes: [2,3] vs. [3,2]"), HasSubstr("sum")));
+  EXPECT_THAT([&] { Eval(sum, feeds); },
+              ThrowsMessage<InvalidArgumentError>(
+                  AllOf(HasSubstr("Incompatible shapes: [2,3] vs. [3,2]"), HasSubstr("sum"))));
 }
 
 // Mixed dtypes, and dtypes an op does not take, are a TypeError at build time naming the op.
@@ -223,7 +226,7 @@ TEST(MathOpsTest, WrongDtypesAreATypeErrorNamingTheOp) {
     Graph g;
     DefaultGraphScope scope(g);
     EXPECT_THROW(tc.build(), TypeError);
-    EXPECT_THAT(MessageOf<TypeError>(tc.build), HasSubstr("'bad'"));
+    EXPECT_THAT(tc.build, ThrowsMessage<TypeError>(HasSubstr("'bad'")));
   }
 }
 
@@ -309,9 +312,9 @@ TEST(MathOpsTest, CheckNumericsRaisesOnNanAndInfNamingTheOp) {
     DefaultGraphScope scope(g);
     Output checked = CheckNumerics(Constant(c.value), "loss went bad", "check_loss");
     EXPECT_THROW(Eval(checked), InvalidArgumentError);
-    EXPECT_THAT(MessageOf<InvalidArgumentError>([&] { Eval(checked); }),
-                AllOf(HasSubstr("loss went bad"), HasSubstr(c.complaint),
-                      HasSubstr("check_loss")));
+    EXPECT_THAT([&] { Eval(checked); },
+                ThrowsMessage<InvalidArgumentError>(AllOf(
+                    HasSubstr("loss went bad"), HasSubstr(c.complaint), HasSubstr("check_loss"))));
   }
 }
 

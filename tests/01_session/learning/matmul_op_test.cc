@@ -16,10 +16,10 @@ namespace {
 
 using ::testing::AllOf;
 using ::testing::HasSubstr;
+using ::testing::ThrowsMessage;
 
 using testing_util::Eval;
 using testing_util::kUnknown;
-using testing_util::MessageOf;
 
 // A [rows, cols] float matrix with entries i*cols + j + 1, scaled, for products by hand.
 Tensor Counting(int64_t rows, int64_t cols, float scale = 1.0f) {
@@ -131,9 +131,10 @@ TEST(MatMulTest, InnerDimensionMismatchIsAValueErrorNamingTheOp) {
   Output a = Constant(Counting(2, 3));
   Output b = Constant(Counting(4, 5));
   EXPECT_THROW(MatMul(a, b, false, false, "dense"), ValueError);
-  EXPECT_THAT(MessageOf<ValueError>([&] { MatMul(a, b, false, false, "dense"); }),
-              AllOf(HasSubstr("Dimensions must be equal, but are 3 and 4"), HasSubstr("'dense'"),
-                    HasSubstr("[2,3], [4,5]")));
+  EXPECT_THAT(
+      [&] { MatMul(a, b, false, false, "dense"); },
+      ThrowsMessage<ValueError>(AllOf(HasSubstr("Dimensions must be equal, but are 3 and 4"),
+                                      HasSubstr("'dense'"), HasSubstr("[2,3], [4,5]"))));
   // The transposes decide which dimensions are inner: a^T is [3,2], and [3,2] x ... needs 2.
   EXPECT_THROW(MatMul(a, b, true, false), ValueError);
   EXPECT_NO_THROW(MatMul(a, Constant(Counting(5, 3)), false, true));
@@ -146,8 +147,8 @@ TEST(MatMulTest, NonMatrixIsAValueErrorNamingTheOp) {
   Output vector = Constant(Tensor::Vector<float>({1, 2}));
   Output matrix = Constant(Counting(2, 2));
   EXPECT_THROW(MatMul(vector, matrix, false, false, "mm"), ValueError);
-  EXPECT_THAT(MessageOf<ValueError>([&] { MatMul(matrix, vector, false, false, "mm"); }),
-              AllOf(HasSubstr("rank 2"), HasSubstr("'mm'")));
+  EXPECT_THAT([&] { MatMul(matrix, vector, false, false, "mm"); },
+              ThrowsMessage<ValueError>(AllOf(HasSubstr("rank 2"), HasSubstr("'mm'"))));
 }
 
 // Inner dimensions unknown at build time are checked when the op runs.
@@ -157,8 +158,12 @@ TEST(MatMulTest, RunTimeInnerMismatchIsInvalidArgument) {
   Output x = Placeholder(DataType::kFloat, {kUnknown, kUnknown});
   Output c = MatMul(x, Constant(Counting(3, 2)), false, false, "dense");
   EXPECT_EQ(Eval(c, {{x, Counting(1, 3)}}).shape(), TensorShape({1, 2}));
-  EXPECT_THAT(MessageOf<InvalidArgumentError>([&] { Eval(c, {{x, Counting(1, 4)}}); }),
-              AllOf(HasSubstr("Matrix size-incompatible"), HasSubstr("dense")));
+  EXPECT_THAT(
+      [&] {
+        Eval(c, {{x, Counting(1, 4)}});
+      },
+      ThrowsMessage<InvalidArgumentError>(
+          AllOf(HasSubstr("Matrix size-incompatible"), HasSubstr("dense"))));
 }
 
 }  // namespace

@@ -16,14 +16,10 @@
 namespace mts {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::HasSubstr;
-using testing_util::MessageOf;
-
-// Runs `y` once in a new session on the default graph.
-Tensor Eval(const Output& y) {
-  Session session;
-  return session.Run(y);
-}
+using ::testing::ThrowsMessage;
+using testing_util::Eval;
 
 using ActivationFn = Output (*)(const Output&, const std::string&);
 
@@ -99,8 +95,8 @@ TEST(NnOpsTest, NonFloatInputIsATypeErrorNamingTheOp) {
     DefaultGraphScope scope(g);
     Output ints = Constant(Tensor::Vector<int32_t>({1, 2}));
     EXPECT_THROW(op(ints, "act"), TypeError);
-    EXPECT_THAT(MessageOf<TypeError>([&] { op(ints, "act"); }),
-                ::testing::AllOf(HasSubstr("'act'"), HasSubstr("int32")));
+    EXPECT_THAT([&] { op(ints, "act"); },
+                ThrowsMessage<TypeError>(AllOf(HasSubstr("'act'"), HasSubstr("int32"))));
   }
 }
 
@@ -109,8 +105,8 @@ TEST(NnOpsTest, SoftmaxOfAScalarIsAValueError) {
   Graph g;
   DefaultGraphScope scope(g);
   EXPECT_THROW(Softmax(Constant(1.0f)), ValueError);
-  EXPECT_THAT(MessageOf<ValueError>([&] { Softmax(Constant(1.0f), "probs"); }),
-              HasSubstr("'probs'"));
+  EXPECT_THAT([&] { Softmax(Constant(1.0f), "probs"); },
+              ThrowsMessage<ValueError>(HasSubstr("'probs'")));
 }
 
 }  // namespace

@@ -11,12 +11,17 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/wire_format_lite.h>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/session.h"
+#include "tests/testing/expect_error.h"
 
 namespace mts {
 namespace {
+
+using ::testing::AllOf;
+using ::testing::Throws;
 
 tensorflow::Summary Parse(const Tensor& t) {
   EXPECT_EQ(t.dtype(), DataType::kString);
@@ -250,13 +255,12 @@ TEST(HistogramSummaryTest, RejectsNanAndInfinity) {
       {-inf, "Infinity in summary histogram for: weights"},
   };
   for (const auto& [bad, message] : cases) {
-    try {
-      session.Run(h, {{p, Tensor::Vector<float>({1.0f, bad})}});
-      ADD_FAILURE() << "expected InvalidArgumentError for " << bad;
-    } catch (const InvalidArgumentError& e) {
-      EXPECT_EQ(e.message(), message);
-      EXPECT_EQ(e.op_name(), "weights");
-    }
+    EXPECT_THAT(
+        [&] {
+          session.Run(h, {{p, Tensor::Vector<float>({1.0f, bad})}});
+        },
+        Throws<InvalidArgumentError>(AllOf(HasMessage(message), HasOpName("weights"))))
+        << "a histogram of " << bad;
   }
 }
 

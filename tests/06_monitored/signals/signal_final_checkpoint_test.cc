@@ -12,8 +12,6 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -34,13 +32,6 @@ class Trainer : public ChildProcess {
   Trainer(const std::vector<std::string>& args, const std::string& stderr_path)
       : ChildProcess(RunfilePath("examples/train_spirals"), args, stderr_path) {}
 };
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // The step a "step   200  loss ..." progress line reports, or -1 for other lines.
 int64_t ProgressStep(const std::string& line) {
@@ -66,7 +57,8 @@ TEST_P(SignalFinalCheckpointTest, StopsCleanlyWithAFinalCheckpointAndResumesTher
     std::string line;
     while (progress < 200) {
       line = trainer.ReadLine();
-      ASSERT_FALSE(line.empty()) << "it ended before step 200:\n" << ReadFile(stderr_path);
+      ASSERT_FALSE(line.empty()) << "it ended before step 200:\n"
+                                 << DefaultFileSystem()->ReadFile(stderr_path);
       progress = std::max(progress, ProgressStep(line));
     }
     // 2. The signal, then everything it prints until it exits.
@@ -81,7 +73,7 @@ TEST_P(SignalFinalCheckpointTest, StopsCleanlyWithAFinalCheckpointAndResumesTher
         std::chrono::duration<double>(std::chrono::steady_clock::now() - signalled).count();
 
     ASSERT_TRUE(WIFEXITED(status)) << "it died of signal " << WTERMSIG(status);
-    EXPECT_EQ(WEXITSTATUS(status), 0) << ReadFile(stderr_path);
+    EXPECT_EQ(WEXITSTATUS(status), 0) << DefaultFileSystem()->ReadFile(stderr_path);
     // Not a speed measurement: a liveness bound, orders of magnitude above a step and a save.
     EXPECT_LT(seconds, 30.0) << "it took long to stop after the signal";
     ASSERT_GE(rest.size(), 2u);
@@ -94,7 +86,7 @@ TEST_P(SignalFinalCheckpointTest, StopsCleanlyWithAFinalCheckpointAndResumesTher
   }
 
   // 3. What it logged, and what is on disk: the final save, at the step it stopped at.
-  const std::string log = ReadFile(stderr_path);
+  const std::string log = DefaultFileSystem()->ReadFile(stderr_path);
   EXPECT_NE(log.find("Received " + name +
                      ": stopping after this step; the final checkpoint is written at close."),
             std::string::npos)

@@ -1,12 +1,16 @@
 // Tests of the ClipByValue exercise: values, dtypes, and errors at build and run time.
 #include "chapters/01_session/exercises/clip_by_value/clip_by_value.h"
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/session.h"
+#include "tests/testing/expect_error.h"
 
 namespace mts {
 namespace {
+
+using ::testing::Throws;
 
 class ClipByValueTest : public ::testing::Test {
  protected:
@@ -49,12 +53,11 @@ TEST_F(ClipByValueTest, ReversedBoundsFailAtRunTimeNamingTheOp) {
   Output lo = Placeholder(DataType::kFloat, TensorShape{}, "lo");
   Output c = ClipByValue(Constant(Tensor::Vector<float>({1})), lo, Constant(1.0f), "clip");
   Session session;
-  try {
-    session.Run(c, {{lo, Tensor::Scalar(2.0f)}});
-    FAIL() << "expected InvalidArgumentError";
-  } catch (const InvalidArgumentError& e) {
-    EXPECT_EQ(e.op_name(), "clip");
-  }
+  EXPECT_THAT(
+      [&] {
+        session.Run(c, {{lo, Tensor::Scalar(2.0f)}});
+      },
+      Throws<InvalidArgumentError>(HasOpName("clip")));
 }
 
 }  // namespace

@@ -3,12 +3,17 @@
 
 #include <cstdlib>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/platform/errors.h"
 #include "src/02_chief_worker/checkpoint_file.h"
+#include "tests/testing/expect_error.h"
 
 namespace mts {
 namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Throws;
 
 // A checkpoint of three tensors whose data lie back to back at the end of the file, in
 // name order: a (12 bytes), b (16 bytes), c (two strings: 8 + 2 and 8 + 5 bytes).
@@ -73,12 +78,11 @@ TEST_F(VerifyCheckpointTest, DamagedDataIsReportedNotRaised) {
 
 // Damage in the header or index leaves nothing to report on: DataLossError naming the file.
 TEST_F(VerifyCheckpointTest, DamagedIndexRaisesDataLoss) {
-  try {
-    VerifyWithByteFlipped(40);  // Inside the first index entry.
-    FAIL() << "a damaged index was not reported";
-  } catch (const DataLossError& e) {
-    EXPECT_NE(e.message().find(path_), std::string::npos) << e.message();
-  }
+  EXPECT_THAT(
+      [&] {
+        VerifyWithByteFlipped(40);  // Inside the first index entry.
+      },
+      Throws<DataLossError>(HasMessage(HasSubstr(path_))));
 }
 
 // A truncated file is found out by the header's file size.

@@ -6,6 +6,7 @@
 // failure.
 #include "chapters/03_hooked/exercises/save_on_exception/save_on_exception.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -21,9 +22,14 @@
 #include "src/02_chief_worker/saver.h"
 #include "src/03_hooked/hooked_session.h"
 #include "src/platform/file_system.h"
+#include "tests/testing/expect_error.h"
+#include "tests/testing/recording_hook.h"
 
 namespace mts {
 namespace {
+
+using ::testing::AllOf;
+using ::testing::Throws;
 
 // A session whose `fail_at`-th Run (counting from 1) calls `fail` instead of running. Every
 // other run goes to the session below.
@@ -45,20 +51,6 @@ class FailAtRunSession : public WrappedSession {
   int fail_at_;
   std::function<void()> fail_;
   int runs_ = 0;
-};
-
-// A hook that counts its calls, to show what the hooks see of a failed run.
-class CountingHook : public SessionRunHook {
- public:
-  SessionRunArgs BeforeRun(SessionRunContext& run_context) override {
-    ++before_run;
-    return {};
-  }
-  void AfterRun(SessionRunContext& run_context, const SessionRunValues& run_values) override {
-    ++after_run;
-  }
-  int before_run = 0;
-  int after_run = 0;
 };
 
 // A training program (a global step and its increment) with a Saver, a checkpoint directory
@@ -111,13 +103,8 @@ TEST_F(SaveOnErrorTest, SavesWhenARunFailsThenRethrowsTheSameError) {
   auto session = Make(3, [] { throw InvalidArgumentError("bad batch", "input"); });
   session->Run(train_op_);
   session->Run(train_op_);
-  try {
-    session->Run(train_op_);
-    FAIL() << "the failed run did not throw";
-  } catch (const InvalidArgumentError& e) {
-    EXPECT_EQ(e.message(), "bad batch");
-    EXPECT_EQ(e.op_name(), "input");
-  }
+  EXPECT_THAT([&] { session->Run(train_op_); },
+              Throws<InvalidArgumentError>(AllOf(HasMessage("bad batch"), HasOpName("input"))));
   ASSERT_TRUE(session->last_error_checkpoint().has_value()) << "nothing was saved";
   EXPECT_EQ(*session->last_error_checkpoint(), Prefix() + "-2");
   EXPECT_EQ(LatestCheckpoint(dir_), Prefix() + "-2");
@@ -179,14 +166,14 @@ TEST_F(SaveOnErrorTest, AFailedSaveDoesNotHideTheRunError) {
 // A layer below the hooks: they see no AfterRun for the failed step (which is why a hook
 // could not have done this), and the save does not pass through them either.
 TEST_F(SaveOnErrorTest, WorksBelowTheHooksWithoutRunningThem) {
-  auto hook = std::make_shared<CountingHook>();
+  auto hook = std::make_shared<RecordingHook>();
   HookedSession hooked(Make(3, [] { throw InvalidArgumentError("bad batch"); }),
                        std::vector<std::shared_ptr<SessionRunHook>>{hook});
   hooked.Run(train_op_);
   hooked.Run(train_op_);
   EXPECT_THROW(hooked.Run(train_op_), InvalidArgumentError);
-  EXPECT_EQ(hook->before_run, 3);
-  EXPECT_EQ(hook->after_run, 2);
+  EXPECT_EQ(hook->Count("BeforeRun"), 3);
+  EXPECT_EQ(hook->Count("AfterRun"), 2);
   EXPECT_EQ(LatestCheckpoint(dir_), Prefix() + "-2");
 }
 

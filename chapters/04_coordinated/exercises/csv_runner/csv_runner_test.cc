@@ -12,15 +12,21 @@
 #include <thread>
 #include <tuple>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 #include "src/platform/errors.h"
 #include "src/01_session/session.h"
 #include "src/04_coordinated/coordinated_thread.h"
 #include "src/04_coordinated/fifo_queue.h"
+#include "tests/testing/expect_error.h"
 
 namespace mts {
 namespace {
+
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+using ::testing::Throws;
 
 // Closes `session` unless dismissed (by destruction) within the deadline: a blocked Dequeue
 // then fails with CancelledError. Only a failing test ever waits for the deadline.
@@ -131,13 +137,9 @@ TEST_F(CsvReaderTest, ABadRowIsReportedWithItsLineNumber) {
       EXPECT_THROW(session.Run(next_), OutOfRangeError);
     }
     EXPECT_TRUE(coord.ShouldStop()) << "the error must be recorded before the queue closes";
-    try {
-      coord.Join({reader});
-      ADD_FAILURE() << "Join did not rethrow the reader's error";
-    } catch (const InvalidArgumentError& e) {
-      EXPECT_NE(e.message().find(path_ + ":2: "), std::string::npos) << e.message();
-      EXPECT_NE(e.message().find(complaint), std::string::npos) << e.message();
-    }
+    EXPECT_THAT([&] { coord.Join({reader}); },
+                Throws<InvalidArgumentError>(
+                    HasMessage(AllOf(HasSubstr(path_ + ":2: "), HasSubstr(complaint)))));
   }
 }
 

@@ -2,15 +2,19 @@
 // fault-injection harness.
 #include "chapters/05_recoverable/exercises/circuit_breaker_creator/circuit_breaker_creator.h"
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/platform/errors.h"
 #include "src/01_session/session.h"
 #include "src/05_recoverable/recoverable_session.h"
+#include "tests/testing/expect_error.h"
 #include "tests/testing/fake_clock.h"
 #include "tests/testing/fault_injection.h"
 
 namespace mts {
 namespace {
+
+using ::testing::Throws;
 
 constexpr int64_t kSec = 1000000;
 
@@ -39,12 +43,8 @@ TEST_F(CircuitBreakerCreatorTest, OpensAfterMaxFailuresInTheWindow) {
     clock_.Advance(1 * kSec);
   }
   EXPECT_TRUE(breaker->open());
-  try {
-    breaker->CreateSession();
-    ADD_FAILURE() << "expected the circuit to be open";
-  } catch (const UnavailableError& e) {
-    EXPECT_EQ(e.message(), "circuit open");
-  }
+  EXPECT_THAT([&] { breaker->CreateSession(); },
+              Throws<UnavailableError>(HasMessage("circuit open")));
   EXPECT_EQ(faults_->calls(), 3);  // The refused attempt never reached the creator.
 }
 

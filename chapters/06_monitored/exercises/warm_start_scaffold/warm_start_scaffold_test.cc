@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 #include "src/platform/errors.h"
@@ -19,16 +20,13 @@
 #include "src/06_monitored/monitored_session.h"
 #include "src/platform/file_system.h"
 #include "tests/testing/fault_injection.h"
+#include "tests/testing/new_dir.h"
 
 namespace mts {
 namespace {
 
-std::string NewDir(const std::string& name) {
-  static int count = 0;
-  std::string dir = JoinPath(::testing::TempDir(), name + "_" + std::to_string(++count));
-  DefaultFileSystem()->CreateDirectories(dir);
-  return dir;
-}
+using ::testing::HasSubstr;
+using ::testing::ThrowsMessage;
 
 // What model A left behind: its checkpoint and the values it holds.
 struct TrainedModel {
@@ -131,12 +129,9 @@ TEST_F(WarmStartScaffoldTest, ARecoveredSessionIsWarmStartedAgain) {
 TEST_F(WarmStartScaffoldTest, AMissingCheckpointIsAnErrorNamingThePath) {
   const std::string missing = JoinPath(NewDir("empty"), "model.ckpt-100");
   auto scaffold = WarmStartScaffold(missing, {w_});
-  try {
-    MonitoredSession session(std::make_shared<ChiefSessionCreator>(scaffold), {});
-    ADD_FAILURE() << "expected the warm start to fail";
-  } catch (const ValueError& e) {
-    EXPECT_NE(std::string(e.what()).find(missing), std::string::npos) << e.what();
-  }
+  EXPECT_THAT(
+      [&] { MonitoredSession session(std::make_shared<ChiefSessionCreator>(scaffold), {}); },
+      ThrowsMessage<ValueError>(HasSubstr(missing)));
 }
 
 // The Saver adds ops: once the graph is finalized it is too late to ask for a warm start.

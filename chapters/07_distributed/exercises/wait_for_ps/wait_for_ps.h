@@ -14,15 +14,19 @@
 #include <cstdint>
 #include <string>
 
+#include "src/platform/clock.h"
+
 namespace mts {
 
 // [mts:wait-for-ps-api]
 /// Asks the ps at `address` ("host:port") for its incarnation every `poll_secs` until it
 /// answers, and returns it. Each attempt is a PsClient::GetIncarnation with a deadline of
-/// `poll_secs`; UnavailableError means "not yet".
+/// `poll_secs`; UnavailableError means "not yet". Time (the waits between attempts and the
+/// limit) is read from `clock`, RealClock() if null, so a test can run it on fake time.
 /// \throws DeadlineExceededError "No parameter server answered at ADDRESS within N s." once
 ///   `timeout_secs` have passed without an answer; another OpError as the server raises it.
-uint64_t WaitForPs(const std::string& address, double timeout_secs, double poll_secs = 0.05);
+uint64_t WaitForPs(const std::string& address, double timeout_secs, double poll_secs = 0.05,
+                   Clock* clock = nullptr);
 // [mts:wait-for-ps-api-end]
 
 }  // namespace mts

@@ -2,64 +2,47 @@
 // DeadlineExceededError within the limit.
 #include "chapters/07_distributed/exercises/wait_for_ps/wait_for_ps.h"
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
-#include <chrono>
 #include <memory>
 #include <thread>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/platform/errors.h"
 #include "src/07_distributed/server.h"
+#include "tests/testing/fake_clock.h"
+#include "tests/testing/local_socket.h"
 
 namespace mts {
 namespace {
-
-std::string FreeAddress() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
-  socklen_t len = sizeof(addr);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  close(fd);
-  return "127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
-}
 
 TEST(WaitForPsTest, AServerThatIsUpAnswersAtOnce) {
   Server ps(ClusterSpec::FromFlag("ps=127.0.0.1:0"), "ps", 0);
   EXPECT_EQ(WaitForPs("127.0.0.1:" + std::to_string(ps.port()), 5), ps.store().incarnation());
 }
 
+// A server that comes up while the waiter sleeps is found at the next attempt: the test
+// starts it while the waiter is asleep on a fake clock, then moves time on.
 TEST(WaitForPsTest, AServerThatComesUpLateIsFound) {
-  const std::string address = FreeAddress();
-  std::unique_ptr<Server> ps;
-  std::thread late([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(400));
-    ps = std::make_unique<Server>(ClusterSpec::FromFlag("ps=" + address), "ps", 0);
-  });
+  const std::string address = AddressNobodyListensOn();
+  FakeClock clock;
   uint64_t incarnation = 0;
-  EXPECT_NO_THROW(incarnation = WaitForPs(address, 10));
-  late.join();
-  EXPECT_EQ(incarnation, ps->store().incarnation());
+  std::thread waiter([&] { incarnation = WaitForPs(address, 10, 0.05, &clock); });
+  clock.BlockUntilThreadsAsleep(1);  // Its first attempt failed: nobody listens yet.
+  Server ps(ClusterSpec::FromFlag("ps=" + address), "ps", 0);
+  clock.Advance(50000);
+  waiter.join();
+  EXPECT_EQ(incarnation, ps.store().incarnation());
 }
 
-TEST(WaitForPsTest, NoServerIsADeadlineExceededErrorWithinTheLimit) {
-  const std::string address = FreeAddress();
-  const auto start = std::chrono::steady_clock::now();
-  try {
-    WaitForPs(address, 0.5);
-    FAIL() << "expected DeadlineExceededError";
-  } catch (const DeadlineExceededError& e) {
-    EXPECT_NE(std::string(e.what()).find(address), std::string::npos) << e.what();
-  }
-  const double secs =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_GE(secs, 0.5);
-  EXPECT_LT(secs, 3);
+// With no server at all, the waiter gives up once the limit has passed on its clock, and the
+// error names the address.
+TEST(WaitForPsTest, NoServerIsADeadlineExceededErrorAtTheLimit) {
+  const std::string address = AddressNobodyListensOn();
+  FakeClock clock(FakeClock::Mode::kAutoAdvance);
+  EXPECT_THAT([&] { WaitForPs(address, 0.5, 0.05, &clock); },
+              ::testing::ThrowsMessage<DeadlineExceededError>(::testing::HasSubstr(address)));
+  EXPECT_GE(clock.NowMicros(), 500000);
+  EXPECT_LT(clock.NowMicros(), 600000);
 }
 
 }  // namespace

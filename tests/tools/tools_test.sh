@@ -1,0 +1,102 @@
+#!/bin/sh
+# tools_test.sh: the inspection tools as a user runs them. train_spirals trains twice into a
+# fresh directory (the second run resumes), then inspect_checkpoint, inspect_events and
+# plot_scalars read what it wrote; then a damaged checkpoint, a cut-short event file, and the
+# usage errors. Each check that fails says which and exits 1.
+set -u
+
+train=examples/train_spirals
+inspect_checkpoint=tools/inspect_checkpoint
+inspect_events=tools/inspect_events
+plot=tools/plot_scalars
+work="${TEST_TMPDIR:-/tmp}/tools_test"
+rm -rf "$work"
+mkdir -p "$work"
+run="$work/run"
+
+fail() { echo "FAIL: $*"; exit 1; }
+# expect STATUS FILE PATTERN...: the last command's status, and each grep -F pattern in FILE.
+expect() {
+  want="$1"; got="$2"; file="$3"; shift 3
+  [ "$got" -eq "$want" ] || { cat "$file"; fail "exit status $got, not $want ($file)"; }
+  for pattern in "$@"; do
+    grep -qF -- "$pattern" "$file" || { cat "$file"; fail "'$pattern' not in $file"; }
+  done
+}
+
+"$train" --steps=200 --checkpoint_dir="$run" > "$work/train1.txt" 2>&1 || fail "train_spirals"
+"$train" --steps=400 --checkpoint_dir="$run" > "$work/train2.txt" 2>&1 || fail "train_spirals"
+
+# 1. inspect_checkpoint: the directory means its newest checkpoint; the model's tensors and
+#    Adam's slots, TensorFlow's dtype names; the verdict.
+"$inspect_checkpoint" "$run" > "$work/c1.txt" 2>&1
+expect 0 $? "$work/c1.txt" "Checkpoint $run/model.ckpt-400 (the newest in $run): 21 tensors" \
+  "global_step (DT_INT64) []" "hidden1/w (DT_FLOAT) [2,32]" "hidden1/w/Adam (DT_FLOAT) [2,32]" \
+  "logits/b (DT_FLOAT) [3]" "Every checksum holds: the header and index, and the data of all 21"
+"$inspect_checkpoint" "$run/model.ckpt-200" --tensor_name=global_step > "$work/c2.txt" 2>&1
+expect 0 $? "$work/c2.txt" "tensor_name:  global_step
+200"
+"$inspect_checkpoint" "$run" --all_tensors > "$work/c3.txt" 2>&1
+expect 0 $? "$work/c3.txt" "tensor_name:  beta1_power" "tensor_name:  logits/w/Adam_1"
+[ "$(grep -c '^tensor_name:' "$work/c3.txt")" -eq 21 ] || fail "--all_tensors: not 21 tensors"
+
+# 2. inspect_events: two files (one per run), the example's three scalar tags over the steps
+#    both runs covered, two STARTs.
+"$inspect_events" "$run" > "$work/e1.txt" 2>&1
+expect 0 $? "$work/e1.txt" "Event files in $run: 2" "Session logs: START 2" \
+  "Other events: file_version 2"
+for tag in loss_1 accuracy_1 global_step/sec; do
+  grep -qE "^$tag +scalar +[0-9]+ +[0-9]+ +3[0-9][0-9]\$" "$work/e1.txt" ||
+    { cat "$work/e1.txt"; fail "no row for $tag ending at step 3xx"; }
+done
+
+# 3. plot_scalars: a PNG and an SVG of the three tags; a tag that is not there.
+"$plot" "$run" --output="$work/scalars.png" > "$work/p1.txt" 2>&1
+expect 0 $? "$work/p1.txt" "3 tags (accuracy_1, global_step/sec, loss_1)"
+[ "$(head -c 8 "$work/scalars.png" | od -An -c | tr -d ' ')" = '211PNG\r\n032\n' ] ||
+  fail "scalars.png is not a PNG"
+"$plot" "$run" --output="$work/scalars.svg" --tags=loss_1 > "$work/p2.txt" 2>&1
+expect 0 $? "$work/p2.txt" "1 tags (loss_1)"
+grep -q "<svg" "$work/scalars.svg" || fail "scalars.svg is not an SVG"
+"$plot" "$run" --output="$work/x.png" --tags=nope > "$work/p3.txt" 2>&1
+expect 1 $? "$work/p3.txt" "no scalar tagged nope in $run; it has: accuracy_1, global_step/sec"
+
+# 4. Damage. The newest checkpoint with its last byte flipped (the data of its last tensor):
+#    named, status 1. An event file cut short: reported, not fatal, the other file still read.
+newest="$run/model.ckpt-400"
+size=$(wc -c < "$newest")
+printf '\377' | dd of="$newest" bs=1 seek=$((size - 1)) conv=notrunc 2>/dev/null
+"$inspect_checkpoint" "$run" > "$work/d1.txt" 2>&1
+expect 1 $? "$work/d1.txt" "logits/w/Adam_1 (DT_FLOAT) [32,3]  <- DAMAGED" \
+  "inspect_checkpoint: Checkpoint file $newest is corrupt" \
+  "DAMAGED: the data of 1 of 21 tensors fails its checksum: logits/w/Adam_1."
+last_events=$(ls "$run"/events.out.tfevents.* | tail -1)
+size=$(wc -c < "$last_events")
+truncate -s $((size - 5)) "$last_events"
+"$inspect_events" "$run" > "$work/d2.txt" 2>&1
+expect 0 $? "$work/d2.txt" "then stopped (the events before count):" "truncated record" \
+  "Event files in $run: 2"
+"$plot" "$run" --output="$work/damaged.png" > "$work/d3.txt" 2>&1
+expect 0 $? "$work/d3.txt" "truncated record at offset" "(the events before it are plotted)"
+
+# 5. Usage: --help, no argument, conflicting flags, nothing there.
+"$inspect_checkpoint" --help > "$work/u1.txt" 2>&1
+expect 1 $? "$work/u1.txt" "Usage: inspect_checkpoint FILE_OR_DIRECTORY" "--tensor_name"
+"$inspect_events" --help > "$work/u2.txt" 2>&1
+expect 1 $? "$work/u2.txt" "Usage: inspect_events LOG_DIRECTORY_OR_EVENT_FILE"
+"$plot" --help > "$work/u3.txt" 2>&1
+expect 0 $? "$work/u3.txt" "--output"
+"$inspect_checkpoint" > "$work/u4.txt" 2>&1
+expect 2 $? "$work/u4.txt" "give one checkpoint file or directory"
+"$inspect_checkpoint" "$run" --tensor_name=w --all_tensors > "$work/u5.txt" 2>&1
+expect 2 $? "$work/u5.txt" "exclude each other"
+"$inspect_events" "$work/nowhere" > "$work/u6.txt" 2>&1
+expect 1 $? "$work/u6.txt" "no such log directory or event file: $work/nowhere"
+"$inspect_checkpoint" "$work/nowhere" > "$work/u7.txt" 2>&1
+expect 1 $? "$work/u7.txt" "$work/nowhere"
+"$plot" "$work" --output="$work/x.png" > "$work/u8.txt" 2>&1
+expect 1 $? "$work/u8.txt" "no event file in $work"
+"$plot" "$run" --output="$work/x.jpg" > "$work/u9.txt" 2>&1
+expect 2 $? "$work/u9.txt" "--output must end in .png or .svg"
+
+echo "PASS: inspect_checkpoint, inspect_events and plot_scalars on train_spirals' directory"

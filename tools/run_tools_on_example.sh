@@ -1,0 +1,52 @@
+#!/bin/sh
+# Runs the inspection tools on the main example's directory, as a reader would, for the book:
+# train_spirals trains to step 1000 in a fresh directory, then again to step 2000 (it
+# resumes), and inspect_checkpoint, inspect_events and plot_scalars read what it left. Each
+# tool's output, after the command a reader would type, goes to a file the chapters quote;
+# the plot is the image chapter 03 shows. Any tool that fails fails the book's build.
+#
+# Usage: run_tools_on_example.sh TRAIN_SPIRALS INSPECT_CHECKPOINT INSPECT_EVENTS PLOT_SCALARS
+#            DECODE_EVENTS_PY OUT_CHECKPOINT_TXT OUT_EVENTS_TXT OUT_PLOT_TXT OUT_PNG
+set -eu
+absolute() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
+train="$(absolute "$1")"
+inspect_checkpoint="$(absolute "$2")"
+inspect_events="$(absolute "$3")"
+plot_scalars="$(absolute "$4")"
+decoder_dir="$(dirname "$(absolute "$5")")"
+checkpoint_txt="$(absolute "$6")"
+events_txt="$(absolute "$7")"
+plot_txt="$(absolute "$8")"
+png="$(absolute "$9")"
+
+workdir="$(mktemp -d)"
+trap 'rm -rf "$workdir"' EXIT
+cd "$workdir"
+"$train" --steps=1000 --checkpoint_dir=run >train.log 2>&1 || { cat train.log; exit 1; }
+"$train" --steps=2000 --checkpoint_dir=run >train.log 2>&1 || { cat train.log; exit 1; }
+
+# Prints the command as a reader types it, then runs the tool with the same arguments.
+show() {
+  name="$1"
+  shift
+  echo "\$ bazel run //tools:$name -- $*"
+}
+
+{
+  show inspect_checkpoint run
+  "$inspect_checkpoint" run
+  echo
+  show inspect_checkpoint run/model.ckpt-2000 --tensor_name=logits/b
+  "$inspect_checkpoint" run/model.ckpt-2000 --tensor_name=logits/b
+} >"$checkpoint_txt" 2>&1
+
+{
+  show inspect_events run
+  "$inspect_events" run
+} >"$events_txt" 2>&1
+
+{
+  show plot_scalars run --output=scalars.png
+  PYTHONPATH="$decoder_dir" "$plot_scalars" run --output=scalars.png
+} >"$plot_txt" 2>&1
+cp scalars.png "$png"
