@@ -148,6 +148,12 @@ class MonitoredSession : public SessionInterface {
   /// The graph the session runs, or nullptr once closed.
   Graph* graph() const override;
 
+  /// The top layer of the stack (a RecoverableSession, or a CoordinatedSession without
+  /// recovery), or nullptr once closed. Each layer's WrappedSession::inner() is the next one
+  /// down, ending at the raw session: for code that inspects the stack, as chapter 00's
+  /// program does. TensorFlow keeps it in the private attribute `_sess`.
+  const WrappedSession* top_layer() const { return sess_.get(); }
+
  protected:
   /// The shared constructor: `should_recover` puts a RecoverableSession on top.
   MonitoredSession(std::shared_ptr<SessionCreator> session_creator, Hooks hooks,

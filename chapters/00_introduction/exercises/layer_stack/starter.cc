@@ -1,7 +1,8 @@
 // starter.cc: the exercise of chapter 00, to be completed. Write LayerStack() so that
 // layer_stack_test passes:
 //
-//   bazel test //chapters/00_introduction/exercises/layer_stack:layer_stack_test
+//   bazel test --define=exercises=starter \
+//       //chapters/00_introduction/exercises/layer_stack:layer_stack_test
 #include "chapters/00_introduction/exercises/layer_stack/layer_stack.h"
 
 namespace mts {
