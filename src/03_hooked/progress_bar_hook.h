@@ -62,7 +62,7 @@ struct ProgressBarHookOptions {
   std::ostream* out = &std::cerr;
   /// Where time comes from; null: RealClock().
   Clock* clock = nullptr;
-  /// Whether `out` is a terminal; unset: detected (std::cerr/std::clog or std::cout on a
+  /// Whether `out` is a terminal; unset: detected (`std::cerr`/`std::clog` or `std::cout` on a
   /// tty are, any other stream is not).
   std::optional<bool> is_terminal;
 };

@@ -67,7 +67,7 @@ class ChildProcess {
 /// started.
 std::vector<pid_t> ChildrenOf(pid_t parent);
 
-/// The arguments process `pid` was started with, its program first (/proc/<pid>/cmdline);
+/// The arguments process `pid` was started with, its program first (`/proc/<pid>/cmdline`);
 /// empty once it is gone.
 std::vector<std::string> ArgumentsOf(pid_t pid);
 
@@ -94,7 +94,7 @@ class ProcessWatch {
 };
 
 /// The path of `path` (e.g. "examples/train_spirals") in the runfiles of the running
-/// program: a Bazel test's ($TEST_SRCDIR), a `bazel run` program's (<program>.runfiles), or
+/// program: a Bazel test's ($TEST_SRCDIR), a `bazel run` program's (`<program>.runfiles`), or
 /// else beside it in bazel-bin (a program a genrule runs); `path` itself if none has it.
 std::string RunfilePath(const std::string& path);
 

@@ -2,7 +2,7 @@
 // files), inside the test's own temporary directory.
 //
 //   a test           writes its files under the directory it is given
-//     NewDir         <-- this file: a fresh directory under ::testing::TempDir()
+//     NewDir         <-- this file: a fresh directory under `::testing::TempDir()`
 //       TEST_TMPDIR  the scratch space Bazel gives each test
 //
 // Every call makes a directory that no earlier call of the process made, "<name>_<n>" with n
@@ -21,7 +21,7 @@
 
 namespace mts {
 
-/// Creates and returns a new, empty directory under ::testing::TempDir(), named `name` (the
+/// Creates and returns a new, empty directory under GoogleTest's `TempDir()`, named `name` (the
 /// running test's name if empty) and "_<n>", n a number no earlier call used.
 /// \throws what FileSystem::CreateDirectories throws (a full or read-only disk).
 std::string NewDir(const std::string& name = "");
