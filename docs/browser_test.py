@@ -15,7 +15,13 @@ serves it on 127.0.0.1, lets chromium load every page, and fails if
   - a diagram (<object>, <img>) names a missing file, or an SVG file that is not an SVG;
   - a code block in a language other than plain text holds no Pygments token spans, or a
     page with code blocks does not load pygments.css;
-  - a chapter page has none of its diagrams or code at all where the source has some.
+  - a chapter page has none of its diagrams or code at all where the source has some;
+  - a listing (`literalinclude`) has no caption saying where it comes from;
+  - a diagram is shown narrower than its own size (squeezed to the column, its text too
+    small to read), as measured in the browser by _static/mts_measure.js;
+  - a class name in the mts column of the TensorFlow names table is not a link to its API
+    entry;
+  - a page still says a part is "being written" or waits "until stage" N.
 
 It saves screenshots of the Introduction and of chapter 03 (the one with the traced
 sequence diagram) to ARTIFACT_DIR, default $TEST_UNDECLARED_OUTPUTS_DIR (Bazel keeps them
@@ -38,8 +44,17 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 SCREENSHOTS = {
     "introduction.png": "chapters/00_introduction/index.html",
     "chapter_03_hooked.png": "chapters/03_hooked/index.html",
+    "chapter_06_monitored.png": "chapters/06_monitored/index.html",
+    "api_03_hooked.png": "docs/api/03_hooked.html",
+    "tensorflow_names.png": "docs/tensorflow_names.html",
     "book_root.png": "docs/index.html",
 }
+# Words that promise a part of the book later: once the part exists, they are stale.
+STALE_PHRASES = [
+    r"\b(chapter|section|page|part|appendix|lab|weeks? [\d-]+)s?\b[^.]{0,40}\bbeing written",
+    r"\buntil stage \d",
+    r"\bcoming soon\b",
+]
 # A page of text renders to a PNG far larger than this; a blank page to far less.
 MIN_SCREENSHOT_BYTES = 20000
 PAGE_TIMEOUT_SECS = 90
@@ -57,6 +72,11 @@ class Page(html.parser.HTMLParser):
         self.title = ""
         self.code_blocks = []  # [language, number of token spans, text]
         self.main_text = 0
+        self.diagram_widths = []  # (url, natural, shown) as mts_measure.js recorded them
+        self.measured = None  # how many diagrams mts_measure.js saw; None: it did not run
+        self.codes = []  # (text of a <code>, whether it sits inside an <a>)
+        self._code_text = None
+        self._link_depth = None
         self._in_title = False
         self._stack = []  # tags, to know when a code block or the main div ends
         self._code_depth = None
@@ -76,6 +96,16 @@ class Page(html.parser.HTMLParser):
             self.diagrams.append((tag, a["data"]))
         elif tag == "img" and a.get("src"):
             self.diagrams.append((tag, a["src"]))
+        if tag in ("object", "img") and a.get("data-mts-natural-width") is not None:
+            self.diagram_widths.append((a.get("data") or a.get("src"),
+                                        int(a["data-mts-natural-width"]),
+                                        int(a.get("data-mts-shown-width", "0"))))
+        if tag == "body" and a.get("data-mts-measured") is not None:
+            self.measured = int(a["data-mts-measured"])
+        if tag == "a" and self._link_depth is None:
+            self._link_depth = len(self._stack)
+        if tag == "code" and self._code_depth is None:
+            self._code_text = ""
         elif tag == "link" and a.get("rel") == "stylesheet":
             self.stylesheets.append(a.get("href", ""))
         elif tag == "title":
@@ -90,6 +120,9 @@ class Page(html.parser.HTMLParser):
             self.code_blocks[-1][1] += 1
 
     def handle_endtag(self, tag):
+        if tag == "code" and self._code_text is not None:
+            self.codes.append((self._code_text, self._link_depth is not None))
+            self._code_text = None
         if tag in self._stack:
             while self._stack:
                 if self._stack.pop() == tag:
@@ -98,12 +131,16 @@ class Page(html.parser.HTMLParser):
             self._code_depth = None
         if self._main_depth is not None and len(self._stack) < self._main_depth:
             self._main_depth = None
+        if self._link_depth is not None and len(self._stack) < self._link_depth:
+            self._link_depth = None
         if tag == "title":
             self._in_title = False
 
     def handle_data(self, data):
         if self._in_title:
             self.title += data
+        if self._code_text is not None:
+            self._code_text += data
         if self._code_depth is not None:
             self.code_blocks[-1][2] += data
         if self._main_depth is not None:
@@ -195,7 +232,10 @@ def main(argv):
             if not os.path.isfile(os.path.join(root, target)):
                 fail(page, "redirects to %s, which does not exist" % target)
             continue
-        result = chromium(["--dump-dom", server.base + page], profile)
+        # The virtual time budget lets the page's load handlers (mts_measure.js) run before
+        # the DOM is dumped; the window is a reader's, so the column has its real width.
+        result = chromium(["--dump-dom", "--virtual-time-budget=5000",
+                           "--window-size=1280,1600", server.base + page], profile)
         requests = server.take_requests()
         if result.returncode != 0 or "<html" not in result.stdout:
             fail(page, "chromium could not load it (exit %d): %s"
@@ -272,6 +312,49 @@ def main(argv):
                 wants_diagram = "{graphviz}" in f.read()
             if wants_diagram and not any(tag == "object" for tag, _ in dom.diagrams):
                 fail(page, "its source has a graphviz diagram, the page shows none")
+
+    # Diagrams at their own size: a diagram shown narrower than it was drawn has text smaller
+    # than the page's. A page with diagrams must have been measured at all.
+    for page, dom in doms.items():
+        if dom.diagrams and dom.measured is None:
+            fail(page, "mts_measure.js did not run, so its diagrams' widths are unknown")
+        for url, natural, shown in dom.diagram_widths:
+            if natural > 0 and shown < 0.95 * natural:
+                fail(page, "diagram %s is shown %d px wide, squeezed from its %d px: make it "
+                     "narrower, split it, or let it scroll" % (url, shown, natural))
+
+    # Every listing says where it comes from.
+    for page in pages:
+        source = os.path.join(root, "_sources", page[:-len(".html")] + ".md.txt")
+        if not os.path.isfile(source):
+            continue
+        with open(source, encoding="utf-8") as f:
+            text = f.read()
+        for block in re.finditer(r"^`{3,}\{literalinclude\}\s+(\S+)\n((?::.*\n)*)", text, re.M):
+            if ":caption:" not in block.group(2):
+                fail(page, "the listing of %s has no caption" % block.group(1))
+        for phrase in STALE_PHRASES:
+            for line in text.splitlines():
+                if re.search(phrase, line, re.I):
+                    fail(page, "still promises a part for later: %s" % line.strip()[:100])
+
+    # Class names in the names table link to their API entries. The classes are the ones
+    # the API pages declare (their anchors are the C++ domain's ids, _CPPv4N3mts<n><Name>E).
+    classes = set()
+    for page, dom in doms.items():
+        if page.startswith("docs/api/"):
+            for anchor in dom.ids:
+                m = re.match(r"_CPPv4N3mts(\d+)(\w+)E$", anchor)
+                if m and len(m.group(2)) == int(m.group(1)):
+                    classes.add(m.group(2))
+    names = doms.get("docs/tensorflow_names.html")
+    if names is None or not classes:
+        fail("docs/tensorflow_names.html", "no names page, or no API page declares a class")
+    else:
+        for text, linked in names.codes:
+            if text.strip() in classes and not linked:
+                fail("docs/tensorflow_names.html", "class %s is not linked to its API entry"
+                     % text.strip())
 
     # Screenshots, kept as build artifacts.
     shots = 0

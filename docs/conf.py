@@ -46,6 +46,8 @@ html_extra_path = ["_extra"]
 # _static/mts.css lets table cells wrap (the theme keeps them on one line, hiding columns).
 html_static_path = ["_static"]
 html_css_files = ["mts.css"]
+# _static/mts_measure.js records each diagram's natural and shown width for browser_test.
+html_js_files = ["mts_measure.js"]
 html_show_sourcelink = False
 
 
