@@ -150,8 +150,7 @@ TEST_F(GraphDefTest, AttributesCarryTypesShapesAndValues) {
 // Each attribute kind lands in its AttrValue field; strings go to string_val.
 TEST(TensorToProtoTest, EveryKind) {
   EXPECT_TRUE(TensorShapeToProto(TensorShape::Unknown()).unknown_rank());
-  const tensorflow::TensorProto strings =
-      TensorToProto(Tensor::Vector<std::string>({"a", "bc"}));
+  const tensorflow::TensorProto strings = TensorToProto(Tensor::Vector<std::string>({"a", "bc"}));
   EXPECT_EQ(strings.dtype(), tensorflow::DT_STRING);
   EXPECT_THAT(strings.string_val(), ElementsAre("a", "bc"));
   EXPECT_TRUE(strings.tensor_content().empty());
