@@ -9,7 +9,8 @@
 // (step_stats.proto): it joins each NodeExecStats to the graph node of the same name and
 // colours the Graphs tab by compute time. The conversion puts every op on one device,
 // "/job:localhost/replica:0/task:0/device:CPU:0", the name TensorFlow gives the CPU of a
-// local session, since an mts Session runs every op on the CPU of its process. mts times
+// local session, since an mts Session runs every op on the CPU of its process; TensorBoard
+// takes the stats of a device only if its name ends in "device:<type>:<n>". mts times
 // an op as a whole, so op_start_rel_micros is 0 and op_end_rel_micros equals
 // all_end_rel_micros; memory, outputs and thread ids are not recorded.
 //
