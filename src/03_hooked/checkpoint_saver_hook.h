@@ -121,7 +121,7 @@ class CheckpointSaverHook : public SessionRunHook {
   ///   the graph has no global step; OpError if the writer cannot create checkpoint_dir;
   ///   FailedPreconditionError naming the other process if another process holds the lock.
   void Begin() override;
-  /// Writes <checkpoint_dir>/graph.pbtxt and a graph event (unless save_graph_def is
+  /// Writes `<checkpoint_dir>/graph.pbtxt` and a graph event (unless save_graph_def is
   /// false), then saves a checkpoint at the session's current step and starts the timer
   /// there. A listener's request to stop is ignored here (there is no run to stop).
   /// \throws RuntimeError "No items in collection savers. ..." or "More than one item in

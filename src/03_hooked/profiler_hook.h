@@ -60,7 +60,7 @@ struct ProfilerHookOptions {
   std::optional<int64_t> save_steps;
   /// Or every this many seconds.
   std::optional<double> save_secs;
-  /// Where the timeline-<step>.json files go, created when the first is written; "": the
+  /// Where the `timeline-<step>.json` files go, created when the first is written; "": the
   /// working directory.
   std::string output_dir;
   /// Draw tensor arrows between ops.
@@ -90,14 +90,14 @@ class ProfilerHook : public SessionRunHook {
   void Begin() override;
   /// Fetches the read tensor; asks for a full trace if the timer triggers at next_step.
   SessionRunArgs BeforeRun(SessionRunContext& run_context) override;
-  /// Arms the timer on the first run; after a traced run, writes timeline-<step>.json and
-  /// adds the run's RunMetadata to the writer under the tag "step_<step>".
+  /// Arms the timer on the first run; after a traced run, writes `timeline-<step>.json` and
+  /// adds the run's RunMetadata to the writer under the tag `step_<step>`.
   /// \throws OpError if the file cannot be written; ValueError "The provided tag was already
   ///   used for this event type" if a step is traced twice into one writer (a job resumed
   ///   from an older checkpoint in the same process), as TensorFlow's writer raises.
   void AfterRun(SessionRunContext& run_context, const SessionRunValues& run_values) override;
 
-  /// The path of the trace for `step`: <output_dir>/timeline-<step>.json.
+  /// The path of the trace for `step`: `<output_dir>/timeline-<step>.json`.
   std::string TimelinePath(int64_t step) const;
 
  private:
