@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <set>
 
+#include "src/01_session/graph_def.pb.h"
 #include "src/03_hooked/event.pb.h"
 #include "src/03_hooked/event_file_reader.h"
 #include "src/platform/errors.h"
@@ -15,13 +16,20 @@ namespace {
 // The kind of a Summary value, in TensorBoard's words.
 std::string KindOf(const tensorflow::Summary::Value& value) {
   switch (value.value_case()) {
-    case tensorflow::Summary::Value::kSimpleValue: return "scalar";
-    case tensorflow::Summary::Value::kHisto: return "histogram";
-    case tensorflow::Summary::Value::kObsoleteOldStyleHistogram: return "histogram";
-    case tensorflow::Summary::Value::kImage: return "image";
-    case tensorflow::Summary::Value::kAudio: return "audio";
-    case tensorflow::Summary::Value::kTensor: return "tensor";
-    case tensorflow::Summary::Value::VALUE_NOT_SET: break;
+    case tensorflow::Summary::Value::kSimpleValue:
+      return "scalar";
+    case tensorflow::Summary::Value::kHisto:
+      return "histogram";
+    case tensorflow::Summary::Value::kObsoleteOldStyleHistogram:
+      return "histogram";
+    case tensorflow::Summary::Value::kImage:
+      return "image";
+    case tensorflow::Summary::Value::kAudio:
+      return "audio";
+    case tensorflow::Summary::Value::kTensor:
+      return "tensor";
+    case tensorflow::Summary::Value::VALUE_NOT_SET:
+      break;
   }
   return "empty";
 }
@@ -29,12 +37,18 @@ std::string KindOf(const tensorflow::Summary::Value& value) {
 // The name of an event's content that is neither a summary nor a session log.
 std::string OtherKindOf(const tensorflow::Event& event) {
   switch (event.what_case()) {
-    case tensorflow::Event::kFileVersion: return "file_version";
-    case tensorflow::Event::kGraphDef: return "graph_def";
-    case tensorflow::Event::kLogMessage: return "log_message";
-    case tensorflow::Event::kTaggedRunMetadata: return "tagged_run_metadata";
-    case tensorflow::Event::kMetaGraphDef: return "meta_graph_def";
-    default: return "empty";
+    case tensorflow::Event::kFileVersion:
+      return "file_version";
+    case tensorflow::Event::kGraphDef:
+      return "graph_def";
+    case tensorflow::Event::kLogMessage:
+      return "log_message";
+    case tensorflow::Event::kTaggedRunMetadata:
+      return "tagged_run_metadata";
+    case tensorflow::Event::kMetaGraphDef:
+      return "meta_graph_def";
+    default:
+      return "empty";
   }
 }
 
@@ -58,10 +72,15 @@ void AddEvent(const tensorflow::Event& event, EventStatistics* statistics) {
       AddValue(event, value, statistics);
     }
   } else if (event.has_session_log()) {
-    ++statistics->session_logs[tensorflow::SessionLog::SessionStatus_Name(
-        event.session_log().status())];
+    ++statistics
+          ->session_logs[tensorflow::SessionLog::SessionStatus_Name(event.session_log().status())];
   } else {
     ++statistics->other_events[OtherKindOf(event)];
+    if (event.what_case() == tensorflow::Event::kGraphDef) {
+      // TensorBoard draws the last graph of a run; so does this count.
+      tensorflow::GraphDef graph;
+      statistics->graph_nodes = graph.ParseFromString(event.graph_def()) ? graph.node_size() : -1;
+    }
   }
 }
 
@@ -158,9 +177,11 @@ void PrintEventStatistics(const EventStatistics& statistics, std::ostream& out) 
     }
     const int tw = static_cast<int>(tag_width);
     const int kw = static_cast<int>(kind_width);
-    out << std::left << std::setw(tw) << "tag" << "  " << std::setw(kw) << "kind" << std::right
-        << "  " << std::setw(6) << "values" << "  " << std::setw(10) << "first step" << "  "
-        << std::setw(9) << "last step" << "\n";
+    out << std::left << std::setw(tw) << "tag"
+        << "  " << std::setw(kw) << "kind" << std::right << "  " << std::setw(6) << "values"
+        << "  " << std::setw(10) << "first step"
+        << "  " << std::setw(9) << "last step"
+        << "\n";
     for (const auto& [tag, s] : statistics.tags) {
       out << std::left << std::setw(tw) << tag << "  " << std::setw(kw) << s.kind << std::right
           << "  " << std::setw(6) << s.count << "  " << std::setw(10) << s.first_step << "  "
@@ -171,6 +192,14 @@ void PrintEventStatistics(const EventStatistics& statistics, std::ostream& out) 
       << "\n";
   out << "Other events: "
       << Counts(statistics.other_events, {"file_version", "graph_def", "meta_graph_def"}) << "\n";
+  if (statistics.other_events.count("graph_def") > 0) {
+    out << "Graph: ";
+    if (statistics.graph_nodes >= 0) {
+      out << statistics.graph_nodes << " nodes (the last graph_def, which TensorBoard draws)\n";
+    } else {
+      out << "the last graph_def does not parse as a tensorflow.GraphDef\n";
+    }
+  }
 }
 
 }  // namespace mts

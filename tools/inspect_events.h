@@ -9,7 +9,8 @@
 // TensorBoard shows nothing until it is running and pointed at the right directory, and then
 // it shows curves, not counts. `tensorboard --inspect` answers the first questions about a
 // log directory in text: which tags are there, of what kind, how many values, over which
-// steps; how many sessions started, stopped and checkpointed. This is its counterpart. A file
+// steps; how many sessions started, stopped and checkpointed; how big the graph is that the
+// Graphs tab would draw (the last graph_def event's nodes). This is its counterpart. A file
 // that is damaged, or cut short (its writer may still be writing), is reported with the
 // offset of the record at fault; the events before that record still count, and the other
 // files are read as usual.
@@ -51,13 +52,16 @@ struct TagStatistics {
 
 /// What the event files of a log directory hold.
 struct EventStatistics {
-  std::string path;                          ///< The directory (or single file) read.
-  std::vector<EventFileStatistics> files;    ///< In ListEventFiles order.
+  std::string path;                           ///< The directory (or single file) read.
+  std::vector<EventFileStatistics> files;     ///< In ListEventFiles order.
   std::map<std::string, TagStatistics> tags;  ///< By tag.
   /// SessionLog events by status name ("START", "STOP", "CHECKPOINT").
   std::map<std::string, int64_t> session_logs;
   /// The other events by kind ("file_version", "graph_def", "meta_graph_def", ...).
   std::map<std::string, int64_t> other_events;
+  /// The number of nodes of the last graph_def event (the graph TensorBoard draws), decoded
+  /// as a tensorflow.GraphDef; -1 if there is none, or it does not parse.
+  int64_t graph_nodes = -1;
 };
 
 /// Reads every event file of directory `path` (or the one event file `path`), with `fs`
@@ -66,7 +70,8 @@ struct EventStatistics {
 /// \throws NotFoundError naming `path` if it does not exist or holds no event file.
 EventStatistics CollectEventStatistics(const std::string& path, FileSystem* fs = nullptr);
 
-/// Prints `statistics` as a few lines of text: the files, a table of tags, the session logs.
+/// Prints `statistics` as a few lines of text: the files, a table of tags, the session logs,
+/// the other events and the graph's node count.
 void PrintEventStatistics(const EventStatistics& statistics, std::ostream& out);
 
 }  // namespace mts

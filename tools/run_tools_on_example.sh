@@ -5,8 +5,11 @@
 # tool's output, after the command a reader would type, goes to a file the chapters quote;
 # the plot is the image chapter 03 shows. Any tool that fails fails the book's build.
 #
+# Chapter 03 also shows the start of graph.pbtxt, the graph CheckpointSaverHook left there.
+#
 # Usage: run_tools_on_example.sh TRAIN_SPIRALS INSPECT_CHECKPOINT INSPECT_EVENTS PLOT_SCALARS
 #            DECODE_EVENTS_PY OUT_CHECKPOINT_TXT OUT_EVENTS_TXT OUT_PLOT_TXT OUT_PNG
+#            OUT_GRAPH_TXT
 set -eu
 absolute() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
 train="$(absolute "$1")"
@@ -18,6 +21,7 @@ checkpoint_txt="$(absolute "$6")"
 events_txt="$(absolute "$7")"
 plot_txt="$(absolute "$8")"
 png="$(absolute "$9")"
+graph_txt="$(absolute "${10}")"
 
 workdir="$(mktemp -d)"
 trap 'rm -rf "$workdir"' EXIT
@@ -50,3 +54,22 @@ show() {
   PYTHONPATH="$decoder_dir" "$plot_scalars" run --output=scalars.png
 } >"$plot_txt" 2>&1
 cp scalars.png "$png"
+
+# Two nodes of the graph's text form: a MatMul with its data inputs, dtype and output shape,
+# and a Const that waits on control inputs ("^op").
+node_of() {  # Prints the top-level "node { ... }" block whose name is $1.
+  awk -v want="  name: \"$1\"" '
+    /^node \{$/ { block = $0; keep = 0; next }
+    block != "" { block = block "\n" $0; if ($0 == want) keep = 1 }
+    /^\}$/ && block != "" { if (keep) print block; block = "" }
+  ' run/graph.pbtxt
+}
+{
+  echo "\$ grep -c '^node {' run/graph.pbtxt"
+  grep -c '^node {' run/graph.pbtxt
+  echo "# two of those nodes:"
+  node_of hidden1/MatMul
+  node_of Adam/beta1 | sed '/^  attr {/,$d'
+  echo "  # ... its attributes: _output_shapes, dtype, value"
+  echo "}"
+} >"$graph_txt"

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "src/01_session/array_ops.h"
+#include "src/01_session/graph_def.pb.h"
 #include "src/01_session/learning/gradient_descent_optimizer.h"
 #include "src/01_session/learning/math_ops.h"
 #include "src/01_session/session.h"
@@ -94,6 +95,12 @@ std::string Describe(const tensorflow::Event& event) {
       text += std::string(" ") + value.tag() + "=" + number;
     }
     return text;
+  }
+  if (event.what_case() == tensorflow::Event::kGraphDef) {
+    // The graph SummaryWriterCache adds to a writer it makes (graph_def.h).
+    tensorflow::GraphDef graph;
+    if (!graph.ParseFromString(event.graph_def())) return "graph_def (not a GraphDef)";
+    return "graph_def, " + std::to_string(graph.node_size()) + " nodes";
   }
   return "(other)";
 }

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "src/platform/errors.h"
+#include "src/01_session/graph_def.h"
 #include "src/01_session/graph_keys.h"
 #include "src/01_session/training_util.h"
 #include "src/02_chief_worker/scaffold.h"
@@ -27,6 +28,7 @@ CheckpointSaverHook::CheckpointSaverHook(std::string checkpoint_dir,
       saver_(std::move(options.saver)),
       scaffold_(std::move(options.scaffold)),
       listeners_(std::move(options.listeners)),
+      save_graph_def_(options.save_graph_def),
       // The saver/scaffold check comes first in TensorFlow, so a call wrong in both ways
       // names that; a default-constructed timer would not be valid, hence the lambda.
       timer_([&] {
@@ -47,14 +49,23 @@ void CheckpointSaverHook::Begin() {
   for (const auto& listener : listeners_) listener->Begin();
 }
 
+// [mts:checkpoint-saver-graph]
 void CheckpointSaverHook::AfterCreateSession(SessionInterface& session, Coordinator* coord) {
   const int64_t step = GlobalStepValue(session, global_step_read_);
+  if (save_graph_def_) {
+    // Not in Begin: other hooks' Begin may still add ops; now the graph is the one run.
+    const Graph& graph = *session.graph();
+    DefaultFileSystem()->WriteFileAtomically(JoinPath(checkpoint_dir_, kGraphTextFilename),
+                                             GraphDefToText(AsGraphDef(graph)));
+    summary_writer_->AddGraph(graph);
+  }
   // A fresh session (and, after a recovery, a restored one) is saved at once, so the newest
   // checkpoint always describes a session that existed. There is no run to stop yet, so a
   // listener's stop request is not acted on.
   Save(session, step);
   timer_.UpdateLastTriggeredStep(step);
 }
+// [mts:checkpoint-saver-graph-end]
 
 SessionRunArgs CheckpointSaverHook::BeforeRun(SessionRunContext& run_context) {
   SessionRunArgs args;

@@ -33,8 +33,14 @@
 // one's pid; and the Saver never rotates away a file outside the directory or the newest
 // finite checkpoint (saver.h).
 //
-// Difference from TensorFlow: TensorFlow also writes graph.pbtxt and a graph and meta graph
-// event in AfterCreateSession; mts has no GraphDef and writes neither.
+// The graph: before its first save, AfterCreateSession writes the graph the session runs as
+// <checkpoint_dir>/graph.pbtxt (a GraphDef in text format, replaced atomically, so a crash
+// never leaves half a file) and adds a graph event to the directory's writer, as TensorFlow
+// does there: every hook's Begin may still add ops, the graph is complete only once the
+// session exists. `save_graph_def = false` skips both.
+//
+// Difference from TensorFlow: TensorFlow also adds a meta graph event (with the SaverDef);
+// mts has no MetaGraphDef and writes none.
 //
 // Lifecycle: construct; Begin (writer, global-step read, listeners' Begin);
 // AfterCreateSession (save); BeforeRun / AfterRun per step; End (save if needed, listeners'
@@ -89,7 +95,12 @@ struct CheckpointSaverHookOptions {
   std::vector<std::shared_ptr<CheckpointSaverListener>> listeners;
   /// Where save_secs are measured; null: RealClock().
   Clock* clock = nullptr;
+  /// Write graph.pbtxt and a graph event in AfterCreateSession.
+  bool save_graph_def = true;
 };
+
+/// The name of the GraphDef text file AfterCreateSession writes into checkpoint_dir.
+inline constexpr char kGraphTextFilename[] = "graph.pbtxt";
 
 /// Saves checkpoints at session creation, every N steps or seconds, and at the end.
 class CheckpointSaverHook : public SessionRunHook {
@@ -110,12 +121,14 @@ class CheckpointSaverHook : public SessionRunHook {
   ///   the graph has no global step; OpError if the writer cannot create checkpoint_dir;
   ///   FailedPreconditionError naming the other process if another process holds the lock.
   void Begin() override;
-  /// Saves a checkpoint at the session's current step and starts the timer there. A
-  /// listener's request to stop is ignored here (there is no run to stop).
+  /// Writes `<checkpoint_dir>/graph.pbtxt` and a graph event (unless save_graph_def is
+  /// false), then saves a checkpoint at the session's current step and starts the timer
+  /// there. A listener's request to stop is ignored here (there is no run to stop).
   /// \throws RuntimeError "No items in collection savers. ..." or "More than one item in
   ///   collection savers. ..." when no Saver was given and the graph has none, or several;
   ///   RuntimeError if the Scaffold given has no Saver (it was not finalized); whatever
-  ///   Saver::Save throws. The listeners' BeforeSave may have been called.
+  ///   Saver::Save throws; OpError if graph.pbtxt cannot be written. The listeners'
+  ///   BeforeSave may have been called.
   void AfterCreateSession(SessionInterface& session, Coordinator* coord) override;
   /// Fetches the global step's read tensor.
   SessionRunArgs BeforeRun(SessionRunContext& run_context) override;
@@ -141,6 +154,7 @@ class CheckpointSaverHook : public SessionRunHook {
   std::shared_ptr<Saver> saver_;
   std::shared_ptr<const Scaffold> scaffold_;
   std::vector<std::shared_ptr<CheckpointSaverListener>> listeners_;
+  bool save_graph_def_;
   SecondOrStepTimer timer_;
   std::shared_ptr<FileWriter> summary_writer_;
   std::shared_ptr<DirectoryLock> directory_lock_;  // Held from Begin to End.

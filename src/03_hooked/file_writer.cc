@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "src/01_session/graph_def.h"
+#include "src/01_session/run_metadata_proto.h"
 #include "src/platform/errors.h"
 #include "src/platform/logging.h"
 
@@ -104,6 +106,35 @@ void FileWriter::AddSessionLog(const tensorflow::SessionLog& session_log, int64_
   event.set_wall_time(WallTimeSeconds());
   event.set_step(global_step);
   *event.mutable_session_log() = session_log;
+  Enqueue(event);
+}
+
+// [mts:file-writer-add-graph]
+void FileWriter::AddGraph(const Graph& graph, int64_t global_step) {
+  tensorflow::Event event;
+  event.set_wall_time(WallTimeSeconds());
+  event.set_step(global_step);
+  event.set_graph_def(SerializeGraphDef(AsGraphDef(graph)));
+  Enqueue(event);
+}
+// [mts:file-writer-add-graph-end]
+
+void FileWriter::AddRunMetadata(const RunMetadata& run_metadata, const std::string& tag,
+                                int64_t global_step) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!run_metadata_tags_.insert(tag).second) {
+      throw ValueError("The provided tag was already used for this event type");
+    }
+  }
+  tensorflow::Event event;
+  event.set_wall_time(WallTimeSeconds());
+  event.set_step(global_step);
+  tensorflow::TaggedRunMetadata* tagged = event.mutable_tagged_run_metadata();
+  tagged->set_tag(tag);
+  // Kept serialized inside the event, as TensorFlow does, so a reader parses it only when
+  // it needs the timings.
+  tagged->set_run_metadata(RunMetadataToProto(run_metadata).SerializeAsString());
   Enqueue(event);
 }
 

@@ -1,7 +1,8 @@
 // file_writer.h: FileWriter, which writes summaries and session logs into TensorBoard event
 // files from a background thread.
 //
-//   HookedSession       SummarySaverHook, StepCounterHook and CheckpointSaverHook call Add*
+//   HookedSession       SummarySaverHook, StepCounterHook, CheckpointSaverHook, ProfilerHook
+//                       call Add*
 //     FileWriter        <-- this file: queues Events; its flush thread writes them
 //       RecordWriter    frames each serialized Event as a TFRecord (record_writer.h)
 //         WritableFile  the platform seam (src/platform/file_system.h)
@@ -40,7 +41,9 @@
 //     On disk the two look the same: nothing is promised before a flush.
 //   - TF flushes only after a write and when flush_secs have passed; mts also writes and
 //     flushes when the queue reaches max_queue, as TF 2's C++ summary writer does.
-//   - No graph or meta graph events: mts has no GraphDef.
+//   - No meta graph events: mts has no MetaGraphDef (graph events it writes: AddGraph).
+//   - No `graph` argument: SummaryWriterCache, which makes the writers hooks share, adds the
+//     default graph with AddGraph, as TensorFlow's cache passes it to the constructor.
 //
 // Example:
 //   FileWriter writer("/tmp/run");
@@ -71,7 +74,9 @@
 #include <string>
 #include <thread>
 
+#include "src/01_session/graph.h"
 #include "src/01_session/learning/summary.pb.h"
+#include "src/01_session/session_interface.h"
 #include "src/03_hooked/event.pb.h"
 #include "src/03_hooked/record_writer.h"
 #include "src/platform/clock.h"
@@ -136,6 +141,20 @@ class FileWriter {
   /// stamped with the clock's wall time.
   void AddSessionLog(const tensorflow::SessionLog& session_log, int64_t global_step = 0);
 
+  /// Queues an Event holding `graph` as a serialized GraphDef (AsGraphDef, graph_def.h) at
+  /// `global_step`: what TensorBoard's Graphs tab draws. TensorFlow's
+  /// `add_graph(graph, global_step)`; its FileWriter does this when constructed with a
+  /// graph, which in mts is SummaryWriterCache's job.
+  void AddGraph(const Graph& graph, int64_t global_step = 0);
+
+  /// Queues an Event holding `run_metadata` (RunMetadataToProto, run_metadata_proto.h)
+  /// under `tag`, at `global_step`: the per-op timings TensorBoard's Graphs tab shows for
+  /// the run chosen by tag. TensorFlow's `add_run_metadata(run_metadata, tag, global_step)`.
+  /// \throws ValueError "The provided tag was already used for this event type" if this
+  ///   writer has queued a RunMetadata under `tag` before; nothing is queued.
+  void AddRunMetadata(const RunMetadata& run_metadata, const std::string& tag,
+                      int64_t global_step = 0);
+
   /// Blocks until every event queued before the call is written and synced. Does nothing
   /// after Close().
   /// \throws OpError if writing failed since the last Flush or Close (it is reported once;
@@ -196,6 +215,7 @@ class FileWriter {
   bool flush_requested_ = false;             // Guarded by mu_. Flush asks the thread to write.
   std::exception_ptr error_;                 // Guarded by mu_. The first unreported failure.
   std::set<std::string> seen_summary_tags_;  // Guarded by mu_. Tags whose metadata went out.
+  std::set<std::string> run_metadata_tags_;  // Guarded by mu_. Tags AddRunMetadata used.
   std::string filename_;                     // Guarded by mu_.
   // Guarded by mu_. Whether the current file exists or is asked for; false after Close.
   bool file_open_ = false;

@@ -4,6 +4,7 @@
 
 #include "src/platform/errors.h"
 #include "src/01_session/training_util.h"
+#include "src/03_hooked/summary_writer_cache.h"
 #include "src/03_hooked/timeline.h"
 #include "src/platform/logging.h"
 
@@ -14,9 +15,11 @@ ProfilerHook::ProfilerHook(ProfilerHookOptions options)
       show_dataflow_(options.show_dataflow),
       show_memory_(options.show_memory),
       fs_(options.fs != nullptr ? options.fs : DefaultFileSystem()),
+      clock_(options.clock),
       timer_(options.save_secs, options.save_steps, options.clock) {}
 
 void ProfilerHook::Begin() {
+  writer_ = SummaryWriterCache::Get(output_dir_.empty() ? "." : output_dir_, clock_, fs_);
   next_step_.reset();
   std::optional<Output> read = GetOrCreateGlobalStepRead();
   if (!read) throw RuntimeError("Global step should be created to use ProfilerHook.");
@@ -49,6 +52,8 @@ void ProfilerHook::AfterRun(SessionRunContext& run_context,
     Timeline timeline(run_values.run_metadata, run_context.session().graph());
     fs_->WriteFileAtomically(path,
                              timeline.GenerateChromeTraceFormat(show_dataflow_, show_memory_));
+    // For TensorBoard's Graphs tab: the same timings, joined to the graph's nodes by name.
+    writer_->AddRunMetadata(run_values.run_metadata, "step_" + std::to_string(step));
   }
   next_step_ = step + 1;
 }

@@ -15,11 +15,14 @@
 // <output_dir>/timeline-<step>.json (timeline.h), logging "Saving timeline for <step> into
 // '<path>'.". With save_steps=2 from step 0 the files are timeline-2, -4, -6 ...
 //
-// Difference from TensorFlow: TensorFlow also adds the RunMetadata to the event file of
-// output_dir under the tag "step_<step>" (a FileWriter taken in its constructor); mts's
-// RunMetadata is not a proto and no event is written.
+// As TensorFlow's hook, it also adds the traced run's RunMetadata to the event file of
+// output_dir, through the SummaryWriterCache writer it takes in Begin: a tagged_run_metadata
+// event, tag "step_<step>", with no step of its own (TensorFlow passes none). TensorBoard's
+// Graphs tab offers each such tag as a run to colour the graph by compute time. An empty
+// output_dir means the working directory, whose writer is SummaryWriterCache::Get(".").
 //
-// Lifecycle: construct; Begin (finds the global step's read tensor, resets next_step);
+// Lifecycle: construct; Begin (gets the writer, finds the global step's read tensor, resets
+// next_step);
 // BeforeRun / AfterRun per step.
 //
 // Thread safety: one thread calls a hook.
@@ -37,9 +40,11 @@
 #define MTS_SRC_03_HOOKED_PROFILER_HOOK_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
+#include "src/03_hooked/file_writer.h"
 #include "src/03_hooked/second_or_step_timer.h"
 #include "src/03_hooked/session_run_hook.h"
 #include "src/platform/clock.h"
@@ -78,14 +83,18 @@ class ProfilerHook : public SessionRunHook {
   ///   exactly one of save_steps and save_secs is set.
   explicit ProfilerHook(ProfilerHookOptions options);
 
-  /// Finds (or makes) the global step's read tensor; forgets next_step.
+  /// Gets output_dir's writer from SummaryWriterCache (a new one writes the graph event);
+  /// finds (or makes) the global step's read tensor; forgets next_step.
   /// \throws RuntimeError "Global step should be created to use ProfilerHook." if the graph
   ///   has no global step.
   void Begin() override;
   /// Fetches the read tensor; asks for a full trace if the timer triggers at next_step.
   SessionRunArgs BeforeRun(SessionRunContext& run_context) override;
-  /// Arms the timer on the first run; after a traced run, writes `timeline-<step>.json`.
-  /// \throws OpError if the file cannot be written.
+  /// Arms the timer on the first run; after a traced run, writes `timeline-<step>.json` and
+  /// adds the run's RunMetadata to the writer under the tag `step_<step>`.
+  /// \throws OpError if the file cannot be written; ValueError "The provided tag was already
+  ///   used for this event type" if a step is traced twice into one writer (a job resumed
+  ///   from an older checkpoint in the same process), as TensorFlow's writer raises.
   void AfterRun(SessionRunContext& run_context, const SessionRunValues& run_values) override;
 
   /// The path of the trace for `step`: `<output_dir>/timeline-<step>.json`.
@@ -96,7 +105,9 @@ class ProfilerHook : public SessionRunHook {
   bool show_dataflow_;
   bool show_memory_;
   FileSystem* fs_;
+  Clock* clock_;
   SecondOrStepTimer timer_;
+  std::shared_ptr<FileWriter> writer_;  // output_dir's, from Begin.
   Output global_step_read_;
   std::optional<int64_t> next_step_;  // The step the coming run ends at; none before the first.
   bool trace_this_run_ = false;       // Set by BeforeRun for its AfterRun.

@@ -35,6 +35,9 @@ std::shared_ptr<FileWriter> SummaryWriterCache::Get(const std::string& logdir, C
       cache.writers.erase(logdir);
       throw;
     }
+    // TensorFlow's cache makes FileWriter(logdir, graph=get_default_graph()), which writes
+    // the graph event first: the graph TensorBoard shows for this directory.
+    writer->AddGraph(GetDefaultGraph());
   }
   return writer;
 }

@@ -19,14 +19,16 @@
 // Thread safety: Get and Clear may be called from any thread.
 //
 // TensorFlow: tf.compat.v1.summary.FileWriterCache, alias tf.train.SummaryWriterCache
-// (tensorflow/python/summary/writer/writer_cache.py). TensorFlow's cache gives the new
-// writer the default graph, so it writes a graph event; mts has no GraphDef and does not.
+// (tensorflow/python/summary/writer/writer_cache.py). As TensorFlow's cache, which gives the
+// new writer the default graph, a new writer's first event is the graph event of the
+// caller's default graph (FileWriter::AddGraph), what TensorBoard's Graphs tab draws.
 #ifndef MTS_SRC_03_HOOKED_SUMMARY_WRITER_CACHE_H_
 #define MTS_SRC_03_HOOKED_SUMMARY_WRITER_CACHE_H_
 
 #include <memory>
 #include <string>
 
+#include "src/01_session/graph.h"
 #include "src/03_hooked/file_writer.h"
 #include "src/platform/clock.h"
 #include "src/platform/file_system.h"
@@ -35,7 +37,8 @@ namespace mts {
 
 /// A process-wide map from log directory to its shared FileWriter.
 ///
-/// Lifecycle: Get creates a directory's writer on first use (with FileWriter's defaults);
+/// Lifecycle: Get creates a directory's writer on first use (with FileWriter's defaults) and
+/// queues the default graph on it;
 /// every later Get of the same string returns it; Clear closes every writer and forgets them.
 ///
 /// Thread safety: Get and Clear lock one process-wide mutex.
@@ -45,7 +48,8 @@ class SummaryWriterCache {
  public:
   SummaryWriterCache() = delete;
 
-  /// The writer for `logdir`, created now if the cache has none. Directories are matched
+  /// The writer for `logdir`, created now if the cache has none; a new writer gets a graph
+  /// event of this thread's default graph (GetDefaultGraph()) at step 0. Directories are matched
   /// as strings: "/tmp/run" and "/tmp/run/" get different writers, as in TensorFlow.
   /// `clock` and `fs` are used only when this call creates the writer (defaults as in
   /// FileWriter) and must then outlive it.

@@ -69,6 +69,11 @@ TEST_F(InspectEventsTest, CountsTensorFlowsOwnFileAsItsSourcesSay) {
   EXPECT_EQ(s.session_logs, (std::map<std::string, int64_t>{{"START", 1}, {"CHECKPOINT", 3}}));
   EXPECT_EQ(s.other_events, (std::map<std::string, int64_t>{
                                 {"file_version", 1}, {"graph_def", 2}, {"meta_graph_def", 2}}));
+  // The last of its two graphs, CheckpointSaverHook's, decoded as a GraphDef.
+  EXPECT_EQ(s.graph_nodes, 563);
+  std::ostringstream out;
+  PrintEventStatistics(s, out);
+  EXPECT_THAT(out.str(), HasSubstr("\nGraph: 563 nodes (the last graph_def"));
 }
 
 // An Estimator's file: its histograms are told from its scalars.

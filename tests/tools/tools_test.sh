@@ -41,10 +41,14 @@ expect 0 $? "$work/c3.txt" "tensor_name:  beta1_power" "tensor_name:  logits/w/A
 [ "$(grep -c '^tensor_name:' "$work/c3.txt")" -eq 21 ] || fail "--all_tensors: not 21 tensors"
 
 # 2. inspect_events: two files (one per run), the example's three scalar tags over the steps
-#    both runs covered, two STARTs.
+#    both runs covered, two STARTs, four graphs.
 "$inspect_events" "$run" > "$work/e1.txt" 2>&1
 expect 0 $? "$work/e1.txt" "Event files in $run: 2" "Session logs: START 2" \
-  "Other events: file_version 2"
+  "Other events: file_version 2, graph_def 4"
+#    The graph: the writer's at the first hook's Begin, CheckpointSaverHook's once the session
+#    exists, in each run; the last one's nodes counted.
+grep -qE "^Graph: [0-9]+ nodes \(the last graph_def, which TensorBoard draws\)\$" "$work/e1.txt" ||
+  { cat "$work/e1.txt"; fail "no graph node count"; }
 for tag in loss_1 accuracy_1 global_step/sec; do
   grep -qE "^$tag +scalar +[0-9]+ +[0-9]+ +3[0-9][0-9]\$" "$work/e1.txt" ||
     { cat "$work/e1.txt"; fail "no row for $tag ending at step 3xx"; }
