@@ -5,12 +5,12 @@
 #include <cstdint>
 #include <sstream>
 
-#include "src/platform/errors.h"
 #include "src/01_session/session_factory.h"
 #include "src/01_session/training_util.h"
 #include "src/02_chief_worker/checkpoint_file.h"
 #include "src/02_chief_worker/checkpoint_state.h"
 #include "src/02_chief_worker/scaffold.h"
+#include "src/platform/errors.h"
 #include "src/platform/file_system.h"
 #include "src/platform/logging.h"
 
@@ -57,8 +57,11 @@ SessionManager::SessionManager(SessionManagerOptions options)
       local_init_run_options_(options.local_init_run_options),
       clock_(options.clock != nullptr ? options.clock : RealClock()) {
   if (ready_for_local_init_op_ && local_init_op_ == nullptr) {
-    throw ValueError("A ready_for_local_init_op (" + ready_for_local_init_op_->name() +
-                     ") needs a local_init_op to gate; none was given.");
+    // TensorFlow's text, word for word (its stray space before the comma included).
+    throw ValueError(
+        "If you pass a ready_for_local_init_op you must also pass a local_init_op "
+        ", ready_for_local_init_op [" +
+        ready_for_local_init_op_->name() + "]");
   }
 }
 
