@@ -104,13 +104,13 @@ void UpdateCheckpointStateFile(const std::string& save_dir,
 
 /// The state recorded in "<checkpoint_dir>/<latest_filename>", with relative paths joined
 /// onto `checkpoint_dir` and paths into another directory replaced by the files of the same
-/// names in `checkpoint_dir` where those exist (PreferFilesInDirectory); nullopt if there is no
-/// such file, or if it cannot be read or parsed (both logged as warnings, as TensorFlow does). `fs`
-/// null means DefaultFileSystem(). \throws ValueError "Invalid checkpoint state loaded from
-/// <checkpoint_dir>" if the file
+/// names in `checkpoint_dir` where those exist (PreferFilesInDirectory); nullopt if there is no such file, or if it cannot be read or
+/// parsed (both logged as warnings, as TensorFlow does). `fs` null means DefaultFileSystem().
+/// \throws ValueError "Invalid checkpoint state loaded from <checkpoint_dir>" if the file
 ///   parses but names no model checkpoint.
 std::optional<CheckpointState> GetCheckpointState(const std::string& checkpoint_dir,
-                                                  const std::string& latest_filename = "checkpoint",
+                                                  const std::string& latest_filename =
+                                                      "checkpoint",
                                                   FileSystem* fs = nullptr);
 
 /// Beyond TensorFlow: replaces each path of `state` that leads out of `checkpoint_dir` by

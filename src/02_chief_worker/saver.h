@@ -144,7 +144,7 @@ class Saver {
   SaverOptions options_;
   TrackedList last_checkpoints_;           // Tracked, oldest first.
   TrackedList checkpoints_to_be_deleted_;  // Dropped from tracking, oldest first.
-  double next_checkpoint_time_ = 0;        // When the next kept-forever checkpoint is due.
+  double next_checkpoint_time_ = 0;  // When the next kept-forever checkpoint is due.
 };
 
 /// The Saver in the graph's savers collection, or a new one over all global variables
