@@ -283,8 +283,8 @@ TEST_F(LoggingTensorHookTest, test_print_every_n_steps_and_end) {
 TEST_F(LoggingTensorHookTest, test_print_first_step) {
   LoggingTensorHookOptions options;
   options.every_n_iter = 1;
-  auto hook = std::make_shared<LoggingTensorHook>(std::map<std::string, Output>{{"foo", t_}},
-                                                  options);
+  auto hook =
+      std::make_shared<LoggingTensorHook>(std::map<std::string, Output>{{"foo", t_}}, options);
   Start(hook);
   ScopedLogCapture capture;
   hooked_->Run(train_op_);
@@ -409,8 +409,9 @@ TEST_F(CheckpointSaverHookTest, test_save_secs_calls_listeners_at_begin_and_end)
   Step();  // Saves.
   Step();  // Does not save, so End does.
   hook->End(*session_);
-  EXPECT_EQ(listener->counts, (std::map<std::string, int>{
-                                  {"after_save", 2}, {"before_save", 2}, {"begin", 1}, {"end", 1}}));
+  EXPECT_EQ(listener->counts,
+            (std::map<std::string, int>{
+                {"after_save", 2}, {"before_save", 2}, {"begin", 1}, {"end", 1}}));
 }
 
 TEST_F(CheckpointSaverHookTest, test_listener_with_monitored_session) {
@@ -428,8 +429,9 @@ TEST_F(CheckpointSaverHookTest, test_listener_with_monitored_session) {
     session.Close();
   }
   EXPECT_EQ(step, 2);
-  EXPECT_EQ(listener->counts, (std::map<std::string, int>{
-                                  {"after_save", 3}, {"before_save", 3}, {"begin", 1}, {"end", 1}}));
+  EXPECT_EQ(listener->counts,
+            (std::map<std::string, int>{
+                {"after_save", 3}, {"before_save", 3}, {"begin", 1}, {"end", 1}}));
 }
 
 TEST_F(CheckpointSaverHookTest, test_listener_stops_training_in_after_save) {
@@ -507,7 +509,7 @@ TEST_F(CheckpointSaverHookTest, test_save_secs_saves_periodically) {
   Step();  // Not saved.
   EXPECT_EQ(SavedStep(model_dir_), 3);
   clock_.Advance(7 * kSec + 3 * kSec / 10);  // 10 s from the start.
-  Step();                                     // Saved.
+  Step();                                    // Saved.
   EXPECT_EQ(SavedStep(model_dir_), 6);
 }
 
@@ -536,8 +538,9 @@ TEST_F(CheckpointSaverHookTest, test_save_secs_calls_listeners_periodically) {
   Step();  // Does not save, so End does.
   at(7.5);
   hook->End(*session_);
-  EXPECT_EQ(listener->counts, (std::map<std::string, int>{
-                                  {"after_save", 4}, {"before_save", 4}, {"begin", 1}, {"end", 1}}));
+  EXPECT_EQ(listener->counts,
+            (std::map<std::string, int>{
+                {"after_save", 4}, {"before_save", 4}, {"begin", 1}, {"end", 1}}));
 }
 
 TEST_F(CheckpointSaverHookTest, test_save_steps_saves_in_first_step) {
@@ -785,10 +788,10 @@ TEST_F(SummarySaverHookTest, test_save_secs_saving_once_every_step) {
 }
 
 TEST_F(SummarySaverHookTest, test_save_secs_saving_once_every_three_steps) {
-  EXPECT_EQ(RunSteps(MakeHook(std::nullopt, 9.0, {summary_op_}), 8, 3.1),
-            (Summaries{{1, {{"my_summary", 1.0f}}},
-                       {4, {{"my_summary", 2.0f}}},
-                       {7, {{"my_summary", 3.0f}}}}));
+  EXPECT_EQ(
+      RunSteps(MakeHook(std::nullopt, 9.0, {summary_op_}), 8, 3.1),
+      (Summaries{
+          {1, {{"my_summary", 1.0f}}}, {4, {{"my_summary", 2.0f}}}, {7, {{"my_summary", 3.0f}}}}));
 }
 
 // ---- GlobalStepWaiterHookTest ---------------------------------------------------------------
@@ -959,8 +962,8 @@ TEST_F(ProfilerHookTest, test_save_secs_saves_periodically) {
   clock_.Advance(5 * kSec / 2);  // 2.5 s.
   session.Run(train_op_);        // Saved.
   EXPECT_EQ(CountTimelineFiles(), 1);
-  clock_.Advance(kSec / 10);  // 2.6 s.
-  session.Run(train_op_);     // Not saved.
+  clock_.Advance(kSec / 10);       // 2.6 s.
+  session.Run(train_op_);          // Not saved.
   clock_.Advance(18 * kSec / 10);  // 4.4 s: just before the next save.
   session.Run(train_op_);          // Not saved.
   EXPECT_EQ(CountTimelineFiles(), 1);

@@ -1,6 +1,8 @@
 // TensorFlow's coordinator_test.py (Coordinator, LooperThread) and queue_runner_test.py,
 // case by case: each TEST is named <TF test class>.<TF test method>. TensorFlow's threads
 // sleep to order events; these wait on latches instead, so no case depends on timing.
+#include "src/04_coordinated/coordinator.h"
+
 #include <atomic>
 #include <future>
 #include <memory>
@@ -14,7 +16,6 @@
 #include "src/01_session/session.h"
 #include "src/01_session/variables.h"
 #include "src/04_coordinated/coordinated_thread.h"
-#include "src/04_coordinated/coordinator.h"
 #include "src/04_coordinated/fifo_queue.h"
 #include "src/04_coordinated/fifo_queue_resource.h"
 #include "src/04_coordinated/looper_thread.h"
@@ -258,9 +259,8 @@ TEST(LooperTest, testTargetKwargs) {
 TEST(LooperTest, testTargetMixedArgs) {
   int n = 3;
   Coordinator coord;
-  auto thread = LooperThread::Loop(&coord, 0, [&coord, n_ref = std::ref(n)] {
-    StopAt0(coord, n_ref.get());
-  });
+  auto thread =
+      LooperThread::Loop(&coord, 0, [&coord, n_ref = std::ref(n)] { StopAt0(coord, n_ref.get()); });
   coord.Join({thread});
   EXPECT_EQ(n, 0);
 }
@@ -368,9 +368,8 @@ TEST_F(QueueRunnerTest, testRespectCoordShouldStop) {
   Coordinator coord;
   coord.RequestStop();
   Threads threads = qr.CreateThreads(session, &coord);
-  EXPECT_THAT(Names(threads),
-              UnorderedElementsAre("QueueRunnerThread-fifo_queue-CountUpTo",
-                                   "QueueRunnerThread-fifo_queue-close_on_stop"));
+  EXPECT_THAT(Names(threads), UnorderedElementsAre("QueueRunnerThread-fifo_queue-CountUpTo",
+                                                   "QueueRunnerThread-fifo_queue-close_on_stop"));
   StartAll(threads);
   coord.Join();
   EXPECT_TRUE(qr.exceptions_raised().empty());

@@ -1,6 +1,8 @@
 // TensorFlow's session_manager_test.py, case by case: each TEST is named
 // <TF test class>.<TF test method>. Waits run on a FakeClock that jumps to each deadline,
 // so "wait three seconds for a checkpoint" takes no time.
+#include "src/02_chief_worker/session_manager.h"
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,7 +15,6 @@
 #include "src/01_session/variables.h"
 #include "src/02_chief_worker/checkpoint_state.h"
 #include "src/02_chief_worker/saver.h"
-#include "src/02_chief_worker/session_manager.h"
 #include "src/platform/errors.h"
 #include "src/platform/file_system.h"
 #include "tests/testing/expect_error.h"
@@ -127,8 +128,9 @@ TEST_F(SessionManagerTest, testPrepareSessionFails) {
   prepare.checkpoint_dir = empty_dir;  // No checkpoint within 2 seconds.
   prepare.wait_for_checkpoint = true;
   prepare.max_wait_secs = 2;
-  EXPECT_THAT([&] { manager.PrepareSession("", prepare); },
-              ThrowsMessage<RuntimeError>(HasSubstr("no init_op or init_fn or local_init_op was given")));
+  EXPECT_THAT(
+      [&] { manager.PrepareSession("", prepare); },
+      ThrowsMessage<RuntimeError>(HasSubstr("no init_op or init_fn or local_init_op was given")));
   prepare.checkpoint_dir = checkpoint_dir;  // Now there is one.
   auto session = manager.PrepareSession("", prepare);
   EXPECT_TRUE(IsSet(*session, v));
