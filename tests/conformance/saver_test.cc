@@ -243,6 +243,11 @@ TEST_F(CheckpointStateTest, testUpdateCheckpointStateSaveRelativePaths) {
   EXPECT_THAT(ckpt->all_model_checkpoint_paths, ElementsAre(abs_path0, abs_path2));
 }
 
+TEST_F(CheckpointStateTest, testCheckPointStateFailsWhenIncomplete) {
+  DefaultFileSystem()->WriteFileAtomically(JoinPath(save_dir_, "checkpoint"), "");
+  EXPECT_THROW(GetCheckpointState(save_dir_), ValueError);
+}
+
 TEST_F(CheckpointStateTest, testCheckPointCompletesRelativePaths) {
   DefaultFileSystem()->WriteFileAtomically(JoinPath(save_dir_, "checkpoint"), R"(
         model_checkpoint_path: "./model.ckpt-687529"
