@@ -14,10 +14,21 @@
 #include "src/01_session/operation.h"
 #include "src/01_session/resource_mgr.h"
 #include "src/01_session/tensor.h"
+#include "src/platform/clock.h"
 
 namespace mts {
 
 class Session;
+
+/// When a run must be over (RunOptions::timeout_in_ms): a time on the session's clock.
+/// Blocking kernels wait no later than this, then raise DeadlineExceededError.
+struct RunDeadline {
+  Clock* clock = nullptr;  ///< The session's clock, which `micros` is read on.
+  int64_t micros = 0;      ///< The deadline, in clock->NowMicros() time.
+};
+
+/// TensorFlow's error for a run past its deadline, word for word.
+inline constexpr const char* kRunTimedOutMessage = "Timed out waiting for notification";
 
 /// The run-time view of one op execution.
 class OpKernelContext {
@@ -56,6 +67,11 @@ class OpKernelContext {
   }
   /// The session running this op.
   Session* session() const { return session_; }
+  /// The run's deadline, or null when the run has none. A kernel that blocks (a queue op)
+  /// waits no later than it.
+  const RunDeadline* deadline() const { return deadline_; }
+  /// Set by the executor for a run with RunOptions::timeout_in_ms.
+  void set_deadline(const RunDeadline* deadline) { deadline_ = deadline; }
 
  private:
   const Operation& op_;
@@ -64,6 +80,7 @@ class OpKernelContext {
   ResourceBase* resource_;
   ResourceBase* const* ref_resources_;
   Session* session_;
+  const RunDeadline* deadline_ = nullptr;
 };
 
 }  // namespace mts

@@ -1,5 +1,7 @@
 #include "src/01_session/session.h"
 
+#include <optional>
+
 #include "src/01_session/op_kernel_context.h"
 
 namespace mts {
@@ -109,8 +111,8 @@ std::shared_ptr<const ExecutionPlan> Session::GetOrBuildPlan(
 
 // [mts:session-run]
 std::vector<Tensor> Session::Run(const std::vector<Output>& fetches, const FeedDict& feeds,
-                                 const std::vector<Operation*>& targets,
-                                 const RunOptions& options, RunMetadata* run_metadata) {
+                                 const std::vector<Operation*>& targets, const RunOptions& options,
+                                 RunMetadata* run_metadata) {
   if (closed()) {
     throw RuntimeError("Attempted to use a closed Session. Make a new session to run again.");
   }
@@ -133,7 +135,11 @@ std::vector<Tensor> Session::Run(const std::vector<Output>& fetches, const FeedD
   // TensorFlow refills run_metadata in place: a reused one describes only this run.
   if (run_metadata != nullptr) *run_metadata = RunMetadata();
   const bool trace = options.trace_level == RunOptions::TraceLevel::kFullTrace;
-  Execute(*plan, values, trace ? run_metadata : nullptr);
+  std::optional<RunDeadline> deadline;
+  if (options.timeout_in_ms > 0) {
+    deadline = RunDeadline{clock_, clock_->NowMicros() + options.timeout_in_ms * 1000};
+  }
+  Execute(*plan, values, trace ? run_metadata : nullptr, deadline ? &*deadline : nullptr);
 
   std::vector<Tensor> results;
   results.reserve(fetches.size());
@@ -153,14 +159,18 @@ std::vector<Tensor> Session::Run(const std::vector<Output>& fetches, const FeedD
 // [mts:session-run-end]
 
 // [mts:session-execute]
-void Session::Execute(const ExecutionPlan& plan, std::vector<Tensor>& values,
-                      RunMetadata* metadata) {
+void Session::Execute(const ExecutionPlan& plan, std::vector<Tensor>& values, RunMetadata* metadata,
+                      const RunDeadline* deadline) {
   // Input pointers for every node, resolved once per run against this run's value array.
   std::vector<const Tensor*> inputs(plan.input_slots.size());
   for (size_t k = 0; k < inputs.size(); ++k) inputs[k] = &values[plan.input_slots[k]];
 
   for (const PlanNode& node : plan.nodes) {
     const Operation& op = *node.op;
+    // RunOptions::timeout_in_ms: checked between ops; blocking kernels watch it too.
+    if (deadline != nullptr && deadline->clock->NowMicros() >= deadline->micros) {
+      throw DeadlineExceededError(kRunTimedOutMessage);
+    }
     for (int i : node.check_initialized) {
       if (!inputs[node.input_offset + i]->IsInitialized()) {
         throw FailedPreconditionError(
@@ -173,6 +183,7 @@ void Session::Execute(const ExecutionPlan& plan, std::vector<Tensor>& values,
     const int64_t start = metadata != nullptr ? clock_->NowMicros() : 0;
     OpKernelContext ctx(op, inputs.data() + node.input_offset, values.data() + node.output_base,
                         node.resource, node.ref_resources.data(), this);
+    ctx.set_deadline(deadline);
     try {
       node.kernel(ctx);
     } catch (const OpError& e) {

@@ -45,6 +45,8 @@
 
 namespace mts {
 
+struct RunDeadline;
+
 /// Options for making a Session (TensorFlow's `target` and `config`).
 struct SessionOptions {
   /// "" for in-process execution; stage 07 adds "grpc://host:port".
@@ -104,7 +106,9 @@ class Session : public SessionInterface {
                                                       const std::vector<Operation*>& targets);
   void CheckFeedsAndFetches(const FeedDict& feeds, const std::vector<Output>& fetches,
                             const std::vector<Operation*>& targets) const;
-  void Execute(const ExecutionPlan& plan, std::vector<Tensor>& values, RunMetadata* metadata);
+  // `deadline` (null: none) is checked before each op and handed to the kernels.
+  void Execute(const ExecutionPlan& plan, std::vector<Tensor>& values, RunMetadata* metadata,
+               const RunDeadline* deadline);
 
   Graph* const graph_;
   const SessionOptions options_;

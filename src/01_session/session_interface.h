@@ -36,11 +36,16 @@ struct RunOptions {
   /// With kFullTrace the run records every executed op in RunMetadata::step_stats.
   enum class TraceLevel { kNoTrace = 0, kFullTrace = 3 };
   TraceLevel trace_level = TraceLevel::kNoTrace;  ///< What to record.
+  /// When positive, a run still going after this many milliseconds of the session's clock
+  /// raises DeadlineExceededError("Timed out waiting for notification"). The deadline is
+  /// checked before each op and ends the waits of blocking queue ops (Enqueue, Dequeue);
+  /// an op already computing is not interrupted. Zero or negative: no deadline.
+  int64_t timeout_in_ms = 0;
 };
 
 /// What one executed op cost, recorded under RunOptions::TraceLevel::kFullTrace.
 struct NodeExecStats {
-  std::string node_name;           ///< The op's name.
+  std::string node_name;  ///< The op's name.
   /// Start time, microseconds since the epoch (the session clock's WallTimeMicros()).
   int64_t all_start_micros = 0;
   /// Duration in microseconds, measured on the session clock's monotonic NowMicros().
@@ -59,8 +64,7 @@ class SessionInterface {
 
   /// Runs what `fetches` and `targets` need, with `feeds` replacing tensors; returns the
   /// fetched values in order. See Session::Run for the raw contract; wrappers add theirs.
-  virtual std::vector<Tensor> Run(const std::vector<Output>& fetches,
-                                  const FeedDict& feeds = {},
+  virtual std::vector<Tensor> Run(const std::vector<Output>& fetches, const FeedDict& feeds = {},
                                   const std::vector<Operation*>& targets = {},
                                   const RunOptions& options = {},
                                   RunMetadata* run_metadata = nullptr) = 0;

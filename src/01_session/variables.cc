@@ -131,6 +131,57 @@ const OpRegistration assign_add_op(AssignDef("AssignAdd", AssignUpdateShape,
 const OpRegistration assign_sub_op(AssignDef("AssignSub", AssignUpdateShape,
                                              AssignUpdateKernel<-1>));
 
+// ---- CountUpTo: the old value, and the variable one higher, until a limit ---------------------
+
+void CountUpToShape(ShapeContext& ctx) {
+  const Output& ref = ctx.inputs[0];
+  if (!ref.op()->def().outputs_are_refs) {
+    throw TypeError("'" + ctx.op_name + "' needs a variable as its first input, got '" +
+                    ref.name() + "'");
+  }
+  // TensorFlow's op accepts int32 and int64 only, and says so in its words.
+  if (ref.dtype() != DataType::kInt32 && ref.dtype() != DataType::kInt64) {
+    throw TypeError("Value passed to parameter 'ref' has DataType " +
+                    std::string(DataTypeName(ref.dtype())) +
+                    " not in list of allowed values: int32, int64");
+  }
+  if (ref.shape().rank() != 0) {
+    throw ValueError("Shape must be rank 0 but is rank " + std::to_string(ref.shape().rank()) +
+                     " for '" + ctx.op_name +
+                     "' (op: 'CountUpTo') with input shapes: " + ref.shape().ToString() + ".");
+  }
+  ctx.AddOutput(ref.dtype(), TensorShape{});
+}
+
+// [mts:count-up-to]
+void CountUpToKernel(OpKernelContext& ctx) {
+  const int64_t limit = ctx.op().attr<int64_t>("limit");
+  auto& var = ctx.ref_resource<VariableResource>(0);
+  // Read, compare and increment under one lock: two runs racing for the last count cannot
+  // both get it.
+  std::lock_guard<std::mutex> lock(var.mu);
+  Tensor& value = var.MutableValue(ctx.op().input(0).op()->name(), ctx.op().name());
+  DispatchDataType(value.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>) {
+      const T before = value.scalar<T>();
+      if (before >= limit) {
+        throw OutOfRangeError("Reached limit of " + std::to_string(limit), ctx.op().name());
+      }
+      value.flat<T>()(0) = before + 1;
+      ctx.set_output(0, Tensor::Scalar<T>(before));
+    }
+  });
+}
+// [mts:count-up-to-end]
+const OpRegistration count_up_to_op([] {
+  OpDef def{"CountUpTo", CountUpToShape, CountUpToKernel};
+  def.stateful = true;
+  def.num_ref_inputs = 1;
+  def.num_inputs = 1;
+  return def;
+}());
+
 // ---- IsVariableInitialized, ReportUninitializedVariables ----------------------------------
 
 void IsInitializedShape(ShapeContext& ctx) { ctx.AddOutput(DataType::kBool, TensorShape{}); }
@@ -238,6 +289,14 @@ Output Variable::AssignAdd(const Output& delta, const std::string& name) const {
 
 Output Variable::AssignSub(const Output& delta, const std::string& name) const {
   return graph()->AddOperation("AssignSub", name, {op_->output(0), delta})->output(0);
+}
+
+Output Variable::CountUpTo(int64_t limit, const std::string& name) const {
+  return graph()->AddOperation("CountUpTo", name, {op_->output(0)}, {{"limit", limit}})->output(0);
+}
+
+Output CountUpTo(const Variable& ref, int64_t limit, const std::string& name) {
+  return ref.CountUpTo(limit, name);
 }
 
 Variable LocalVariable(const Tensor& initial_value, const std::string& name) {

@@ -89,6 +89,13 @@ class Variable {
   /// An op that subtracts `delta` from the variable and outputs the new value.
   Output AssignSub(const Output& delta, const std::string& name = "AssignSub") const;
 
+  /// An op that outputs the variable's value and then adds one to it; once the value has
+  /// reached `limit`, a run of it raises OutOfRangeError("Reached limit of <limit>") and
+  /// leaves the variable alone. The variable must be an int32 or int64 scalar
+  /// (Variable.count_up_to).
+  /// \throws TypeError at build time for another dtype, ValueError for a non-scalar.
+  Output CountUpTo(int64_t limit, const std::string& name = "CountUpTo") const;
+
   /// Same variable op.
   bool operator==(const Variable& other) const { return op_ == other.op_; }
 
@@ -100,6 +107,9 @@ class Variable {
   Operation* initializer_ = nullptr;
   Output read_;
 };
+
+/// `ref.CountUpTo(limit, name)`, as the free function tf.count_up_to.
+Output CountUpTo(const Variable& ref, int64_t limit, const std::string& name = "CountUpTo");
 
 /// A non-trainable variable in the local-variables collection (not saved in checkpoints).
 Variable LocalVariable(const Tensor& initial_value, const std::string& name = "Variable");

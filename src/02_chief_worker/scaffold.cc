@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "src/01_session/array_ops.h"
-#include "src/platform/errors.h"
 #include "src/01_session/learning/summary_ops.h"
 #include "src/01_session/variables.h"
+#include "src/platform/errors.h"
 #include "src/platform/logging.h"
 
 namespace mts {
@@ -27,8 +27,7 @@ std::optional<T> OnlyItemOf(const Graph& graph, const char* key, const char* kin
   if (size > 1) {
     throw RuntimeError("More than one item in collection " + std::string(key) + " (" +
                        std::to_string(size) +
-                       "). Pass the one to use to the Scaffold as ScaffoldOptions::" + key +
-                       ".");
+                       "). Pass the one to use to the Scaffold as ScaffoldOptions::" + key + ".");
   }
   std::vector<T> items = graph.GetCollection<T>(key);
   if (items.empty()) {
@@ -56,6 +55,7 @@ Scaffold::Scaffold(ScaffoldOptions options)
       ready_op_(std::move(options.ready_op)),
       ready_for_local_init_op_(std::move(options.ready_for_local_init_op)),
       local_init_op_(options.local_init_op),
+      local_init_feed_dict_(std::move(options.local_init_feed_dict)),
       summary_op_(std::move(options.summary_op)),
       saver_(std::move(options.saver)),
       graph_(options.graph) {
@@ -69,6 +69,7 @@ Scaffold::Scaffold(ScaffoldOptions options)
     if (!ready_op_) ready_op_ = from->ready_op_;
     if (!ready_for_local_init_op_) ready_for_local_init_op_ = from->ready_for_local_init_op_;
     if (local_init_op_ == nullptr) local_init_op_ = from->local_init_op_;
+    if (local_init_feed_dict_.empty()) local_init_feed_dict_ = from->local_init_feed_dict_;
     if (!summary_op_) summary_op_ = from->summary_op_;
     if (!saver_) saver_ = from->saver_;
   }
@@ -149,8 +150,7 @@ Operation* Scaffold::DefaultLocalInitOp(Graph* graph) {
   Graph& g = graph != nullptr ? *graph : GetDefaultGraph();
   DefaultGraphScope as_default(g);
   Operation* local_variables = VariablesInitializer(LocalVariables(&g), "init");
-  const std::vector<Operation*> tables =
-      g.GetCollection<Operation*>(GraphKeys::kTableInitializers);
+  const std::vector<Operation*> tables = g.GetCollection<Operation*>(GraphKeys::kTableInitializers);
   Operation* all_tables =
       tables.empty() ? NoOp("init_all_tables") : Group(tables, "init_all_tables");
   return Group({local_variables, all_tables}, "group_deps");

@@ -67,7 +67,10 @@ struct ScaffoldOptions {
   /// Like ready_op, for what local_init_op needs (the global variables).
   std::optional<Output> ready_for_local_init_op;
   /// Initialises local variables and tables; runs in every session, chief or worker.
+  /// Several ops are one Group({a, b}) (TensorFlow also takes a list, which its run groups).
   Operation* local_init_op = nullptr;
+  /// Feeds for running local_init_op (empty: none), as TensorFlow's local_init_feed_dict.
+  FeedDict local_init_feed_dict;
   /// One op producing all summaries (a serialized Summary).
   std::optional<Output> summary_op;
   /// Restores checkpoints for the chief (and saves them, through the hooks of stage 03).
@@ -121,11 +124,11 @@ class Scaffold {
   /// The readiness check: names of uninitialised variables, empty when ready.
   const std::optional<Output>& ready_op() const { return ready_op_; }
   /// The check that gates local_init_op.
-  const std::optional<Output>& ready_for_local_init_op() const {
-    return ready_for_local_init_op_;
-  }
+  const std::optional<Output>& ready_for_local_init_op() const { return ready_for_local_init_op_; }
   /// The op that initialises local variables and tables.
   Operation* local_init_op() const { return local_init_op_; }
+  /// Feeds for local_init_op.
+  const FeedDict& local_init_feed_dict() const { return local_init_feed_dict_; }
   /// The merged summaries, or nullopt if the graph has none.
   const std::optional<Output>& summary_op() const { return summary_op_; }
   /// The Saver (null before Finalize if not given).
@@ -148,6 +151,7 @@ class Scaffold {
   std::optional<Output> ready_op_;
   std::optional<Output> ready_for_local_init_op_;
   Operation* local_init_op_;
+  FeedDict local_init_feed_dict_;
   std::optional<Output> summary_op_;
   std::shared_ptr<Saver> saver_;
   Graph* graph_;

@@ -5,12 +5,12 @@
 #include <cstdint>
 #include <sstream>
 
-#include "src/platform/errors.h"
 #include "src/01_session/session_factory.h"
 #include "src/01_session/training_util.h"
 #include "src/02_chief_worker/checkpoint_file.h"
 #include "src/02_chief_worker/checkpoint_state.h"
 #include "src/02_chief_worker/scaffold.h"
+#include "src/platform/errors.h"
 #include "src/platform/file_system.h"
 #include "src/platform/logging.h"
 
@@ -19,6 +19,7 @@ namespace mts {
 SessionManagerOptions SessionManagerOptionsFor(const Scaffold& scaffold, Clock* clock) {
   SessionManagerOptions options;
   options.local_init_op = scaffold.local_init_op();
+  options.local_init_feed_dict = scaffold.local_init_feed_dict();
   options.ready_op = scaffold.ready_op();
   options.ready_for_local_init_op = scaffold.ready_for_local_init_op();
   options.graph = scaffold.graph();
@@ -55,10 +56,14 @@ SessionManager::SessionManager(SessionManagerOptions options)
       graph_(options.graph != nullptr ? options.graph : &GetDefaultGraph()),
       recovery_wait_secs_(options.recovery_wait_secs),
       local_init_run_options_(options.local_init_run_options),
+      local_init_feed_dict_(std::move(options.local_init_feed_dict)),
       clock_(options.clock != nullptr ? options.clock : RealClock()) {
   if (ready_for_local_init_op_ && local_init_op_ == nullptr) {
-    throw ValueError("A ready_for_local_init_op (" + ready_for_local_init_op_->name() +
-                     ") needs a local_init_op to gate; none was given.");
+    // TensorFlow's text, word for word (its stray space before the comma included).
+    throw ValueError(
+        "If you pass a ready_for_local_init_op you must also pass a local_init_op "
+        ", ready_for_local_init_op [" +
+        ready_for_local_init_op_->name() + "]");
   }
 }
 
@@ -276,7 +281,7 @@ SessionManager::Readiness SessionManager::TryRunLocalInitOp(Session& session) co
   Readiness ready_for_local_init = Ready(ready_for_local_init_op_, session);
   if (!ready_for_local_init.ready) return ready_for_local_init;
   MTS_LOG(INFO) << "Running local_init_op.";
-  session.Run({}, {}, {local_init_op_}, local_init_run_options_);
+  session.Run({}, local_init_feed_dict_, {local_init_op_}, local_init_run_options_);
   MTS_LOG(INFO) << "Done running local_init_op.";
   return {};
 }

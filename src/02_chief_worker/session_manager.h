@@ -65,7 +65,10 @@ class Scaffold;
 /// How a SessionManager checks and completes initialisation; TensorFlow's defaults.
 struct SessionManagerOptions {
   /// Initialises local variables; run in every session once ready_for_local_init_op allows.
+  /// Several ops are one Group({a, b}) (TensorFlow also takes a list).
   Operation* local_init_op = nullptr;
+  /// Feeds for running local_init_op (empty: none).
+  FeedDict local_init_feed_dict;
   /// Names what is not initialised (1-D string tensor); none: the model is always ready.
   std::optional<Output> ready_op;
   /// Names what local_init_op still needs; none: local init may always run.
@@ -164,8 +167,7 @@ class SessionManager {
   /// \throws OpError as the ready ops raise it, except a FailedPreconditionError about an
   ///   uninitialized value (that means "not ready").
   std::unique_ptr<Session> WaitForSession(
-      const std::string& master,
-      double max_wait_secs = std::numeric_limits<double>::infinity());
+      const std::string& master, double max_wait_secs = std::numeric_limits<double>::infinity());
 
   /// The graph sessions are made on.
   Graph* graph() const { return graph_; }
@@ -191,8 +193,8 @@ class SessionManager {
   std::optional<LiveModel> LiveModelOn(const std::string& master, Session& session) const;
   // Logs a warning that restoring from `source` rolled `live` back, naming both steps and
   // the steps lost; says nothing when the live model was not ahead of the checkpoint.
-  void WarnOfRollback(const LiveModel& live, const std::string& master,
-                      const std::string& source, Session& session) const;
+  void WarnOfRollback(const LiveModel& live, const std::string& master, const std::string& source,
+                      Session& session) const;
   // A new session on `master`, restored as `options` say if it can; true if restored.
   std::pair<std::unique_ptr<Session>, bool> RestoreCheckpoint(
       const std::string& master, const RecoverSessionOptions& options) const;
@@ -217,6 +219,7 @@ class SessionManager {
   Graph* graph_;
   double recovery_wait_secs_;
   RunOptions local_init_run_options_;
+  FeedDict local_init_feed_dict_;
   Clock* clock_;
 };
 

@@ -27,6 +27,9 @@ std::vector<Output> Overlap(const FeedDict& feeds, const FeedDict& other) {
 // Options merge by taking the most detailed of each setting.
 void MergeOptions(RunOptions& into, const RunOptions& from) {
   into.trace_level = std::max(into.trace_level, from.trace_level);
+  // The longest timeout wins, as in TensorFlow (a hook can lengthen a run's deadline, not
+  // cut it short); zero means none was asked for.
+  into.timeout_in_ms = std::max(into.timeout_in_ms, from.timeout_in_ms);
 }
 
 }  // namespace
@@ -36,8 +39,7 @@ HookedSession::HookedSession(std::unique_ptr<SessionInterface> session,
     : WrappedSession(std::move(session)), hooks_(std::move(hooks)) {}
 
 // [mts:hooked-run]
-std::vector<Tensor> HookedSession::Run(const std::vector<Output>& fetches,
-                                       const FeedDict& feeds,
+std::vector<Tensor> HookedSession::Run(const std::vector<Output>& fetches, const FeedDict& feeds,
                                        const std::vector<Operation*>& targets,
                                        const RunOptions& options, RunMetadata* run_metadata) {
   if (ShouldStop()) throw RuntimeError("Run called even after should_stop requested.");

@@ -3,10 +3,10 @@
 #include <cstdio>
 #include <utility>
 
-#include "src/platform/errors.h"
 #include "src/01_session/learning/summary.pb.h"
 #include "src/01_session/training_util.h"
 #include "src/03_hooked/summary_writer_cache.h"
+#include "src/platform/errors.h"
 #include "src/platform/logging.h"
 
 namespace mts {
@@ -49,8 +49,7 @@ SessionRunArgs StepCounterHook::BeforeRun(SessionRunContext& run_context) {
 }
 
 // [mts:step-counter-after-run]
-void StepCounterHook::AfterRun(SessionRunContext& run_context,
-                               const SessionRunValues& run_values) {
+void StepCounterHook::AfterRun(SessionRunContext& run_context, const SessionRunValues& run_values) {
   const int64_t stale_step = run_values.results[0].scalar<int64_t>();
   // The same two stages as CheckpointSaverHook: guess from the stale step, then measure at
   // the real one. The first trigger has no previous one to measure from.
@@ -66,9 +65,13 @@ void StepCounterHook::AfterRun(SessionRunContext& run_context,
   // Compared run to run, not with the timer's step, which may come from a raw read.
   if (last_stale_step_ == stale_step && not_increasing_warnings_ < kMaxNotIncreasingWarnings) {
     ++not_increasing_warnings_;
-    MTS_LOG(WARNING) << "The global step did not increase in the last run: it is still "
-                     << stale_step << ". Pass the global step to the optimizer's Minimize "
-                     << "(or use IncrementGlobalStep) so that the train op counts steps.";
+    // TensorFlow's text, word for word (its names are the Python ones a TF user searches).
+    MTS_LOG(WARNING) << "It seems that global step (tf.train.get_global_step) has not been "
+                     << "increased. Current value (could be stable): " << stale_step
+                     << " vs previous value: " << *last_stale_step_
+                     << ". You could increase the global step by passing "
+                     << "tf.train.get_global_step() to Optimizer.apply_gradients or "
+                     << "Optimizer.minimize.";
   }
   last_stale_step_ = stale_step;
 }

@@ -22,9 +22,7 @@ OpDef QueueUserDef(const char* type, ShapeFn shape, KernelFn kernel) {
   return def;
 }
 
-FIFOQueueResource& QueueOf(OpKernelContext& ctx) {
-  return ctx.ref_resource<FIFOQueueResource>(0);
-}
+FIFOQueueResource& QueueOf(OpKernelContext& ctx) { return ctx.ref_resource<FIFOQueueResource>(0); }
 
 // The components of the queue behind input 0. \throws TypeError if input 0 is no queue.
 QueueComponents CheckedQueueInput(const ShapeContext& ctx) {
@@ -48,10 +46,9 @@ QueueComponents CheckEnqueueInputs(const ShapeContext& ctx) {
   for (size_t i = 0; i < given; ++i) {
     const DataType dtype = ctx.inputs[i + 1].dtype();
     if (dtype != queue.dtypes[i]) {
-      throw TypeError("'" + ctx.op_name + "': component " + std::to_string(i) +
-                      " of FIFOQueue '" + queue_name + "' has dtype " +
-                      DataTypeName(queue.dtypes[i]) + ", got " + DataTypeName(dtype) +
-                      " from '" + ctx.inputs[i + 1].name() + "'");
+      throw TypeError("'" + ctx.op_name + "': component " + std::to_string(i) + " of FIFOQueue '" +
+                      queue_name + "' has dtype " + DataTypeName(queue.dtypes[i]) + ", got " +
+                      DataTypeName(dtype) + " from '" + ctx.inputs[i + 1].name() + "'");
     }
   }
   return queue;
@@ -131,7 +128,7 @@ void EnqueueKernel(OpKernelContext& ctx) {
   FIFOQueueResource& queue = QueueOf(ctx);
   std::vector<Tensor> tuple = DataInputs(ctx);
   ValidateElement(ctx, queue, tuple);
-  queue.Enqueue(std::move(tuple), ctx.op().name());
+  queue.Enqueue(std::move(tuple), ctx.op().name(), ctx.deadline());
 }
 const OpRegistration enqueue_op(QueueUserDef("QueueEnqueueV2", EnqueueShape, EnqueueKernel));
 
@@ -162,9 +159,11 @@ void EnqueueManyKernel(OpKernelContext& ctx) {
   std::vector<Tensor> batch = DataInputs(ctx);
   for (size_t i = 0; i < batch.size(); ++i) {
     if (batch[i].shape().rank() == 0) {
-      throw InvalidArgumentError("EnqueueMany needs each component to have a batch "
-                                 "dimension; " + TupleComponent(i) + " is a scalar",
-                                 ctx.op().name());
+      throw InvalidArgumentError(
+          "EnqueueMany needs each component to have a batch "
+          "dimension; " +
+              TupleComponent(i) + " is a scalar",
+          ctx.op().name());
     }
   }
   const int64_t rows = batch[0].shape().dim(0);
@@ -179,8 +178,7 @@ void EnqueueManyKernel(OpKernelContext& ctx) {
       const TensorShape expected = WithBatchDim(rows, queue.shapes()[i]);
       if (batch[i].shape() != expected) {
         throw InvalidArgumentError("Shape mismatch in " + TupleComponent(i) + ". Expected " +
-                                       expected.ToString() + ", got " +
-                                       batch[i].shape().ToString(),
+                                       expected.ToString() + ", got " + batch[i].shape().ToString(),
                                    ctx.op().name());
       }
     } else if (batch[i].shape().dim(0) != rows) {
@@ -201,12 +199,11 @@ const OpRegistration enqueue_many_op(QueueUserDef("QueueEnqueueManyV2", EnqueueM
 void DequeueShape(ShapeContext& ctx) {
   QueueComponents queue = CheckedQueueInput(ctx);
   for (size_t i = 0; i < queue.dtypes.size(); ++i) {
-    ctx.AddOutput(queue.dtypes[i], queue.shapes.empty() ? TensorShape::Unknown()
-                                                        : queue.shapes[i]);
+    ctx.AddOutput(queue.dtypes[i], queue.shapes.empty() ? TensorShape::Unknown() : queue.shapes[i]);
   }
 }
 void DequeueKernel(OpKernelContext& ctx) {
-  std::vector<Tensor> tuple = QueueOf(ctx).Dequeue(ctx.op().name());
+  std::vector<Tensor> tuple = QueueOf(ctx).Dequeue(ctx.op().name(), ctx.deadline());
   for (size_t i = 0; i < tuple.size(); ++i) {
     ctx.set_output(static_cast<int>(i), std::move(tuple[i]));
   }
@@ -223,17 +220,17 @@ void DequeueManyShape(ShapeContext& ctx) {
                      std::to_string(n) + ")");
   }
   for (size_t i = 0; i < queue.dtypes.size(); ++i) {
-    ctx.AddOutput(queue.dtypes[i], queue.shapes.empty()
-                                       ? TensorShape::Unknown()
-                                       : WithBatchDim(n, queue.shapes[i]));
+    ctx.AddOutput(queue.dtypes[i],
+                  queue.shapes.empty() ? TensorShape::Unknown() : WithBatchDim(n, queue.shapes[i]));
   }
 }
 void DequeueManyKernel(OpKernelContext& ctx) {
   FIFOQueueResource& queue = QueueOf(ctx);
   if (queue.shapes().empty()) {
-    throw InvalidArgumentError("FIFOQueue's DequeueMany and DequeueUpTo require the "
-                               "components to have specified shapes.",
-                               ctx.op().name());
+    throw InvalidArgumentError(
+        "FIFOQueue's DequeueMany and DequeueUpTo require the "
+        "components to have specified shapes.",
+        ctx.op().name());
   }
   std::vector<Tensor> stacked = queue.DequeueMany(ctx.op().attr<int64_t>("n"), ctx.op().name());
   for (size_t i = 0; i < stacked.size(); ++i) {
@@ -265,9 +262,9 @@ const OpRegistration size_op(QueueUserDef("QueueSizeV2", SizeShape, SizeKernel))
 Queue::Queue(Operation* queue_op) : op_(queue_op) {
   if (queue_op == nullptr || queue_op->type() != kQueueOpType) {
     throw TypeError("Queue needs a " + std::string(kQueueOpType) + " op, got " +
-                    (queue_op == nullptr ? std::string("null")
-                                         : "'" + queue_op->name() + "' (" +
-                                               queue_op->type() + ")"));
+                    (queue_op == nullptr
+                         ? std::string("null")
+                         : "'" + queue_op->name() + "' (" + queue_op->type() + ")"));
   }
   QueueComponents components = QueueComponentsOf(*queue_op);
   dtypes_ = std::move(components.dtypes);
@@ -338,8 +335,7 @@ Queue FIFOQueue(int64_t capacity, const std::vector<DataType>& dtypes,
   }
   // The op attributes have no list-of-dtypes or list-of-shapes type: one attribute per
   // component instead.
-  AttrMap attrs{{"capacity", capacity},
-                {"num_components", static_cast<int64_t>(dtypes.size())}};
+  AttrMap attrs{{"capacity", capacity}, {"num_components", static_cast<int64_t>(dtypes.size())}};
   for (size_t i = 0; i < dtypes.size(); ++i) {
     attrs["component_type_" + std::to_string(i)] = dtypes[i];
     if (!shapes.empty()) attrs["shape_" + std::to_string(i)] = shapes[i];

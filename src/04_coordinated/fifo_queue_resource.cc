@@ -56,8 +56,7 @@ QueueComponents QueueComponentsOf(const Operation& queue_op) {
 }
 
 FIFOQueueResource::FIFOQueueResource(std::string name, int64_t capacity,
-                                     std::vector<DataType> dtypes,
-                                     std::vector<TensorShape> shapes)
+                                     std::vector<DataType> dtypes, std::vector<TensorShape> shapes)
     : name_(std::move(name)),
       capacity_(capacity),
       dtypes_(std::move(dtypes)),
@@ -74,14 +73,44 @@ bool FIFOQueueResource::HasRoomLocked() const {
   return capacity_ < 0 || static_cast<int64_t>(elements_.size()) < capacity_;
 }
 
+namespace {
+
+// Moves `serving` past the tickets in `abandoned`, forgetting those left behind.
+void SkipAbandoned(uint64_t& serving, std::set<uint64_t>& abandoned) {
+  while (!abandoned.empty() && *abandoned.begin() <= serving) {
+    if (*abandoned.begin() == serving) ++serving;
+    abandoned.erase(abandoned.begin());
+  }
+}
+
+}  // namespace
+
 void FIFOQueueResource::FinishEnqueueTurnLocked() {
   ++serving_enqueue_ticket_;
+  SkipAbandoned(serving_enqueue_ticket_, abandoned_enqueue_tickets_);
   enqueue_cv_.notify_all();
 }
 
 void FIFOQueueResource::FinishDequeueTurnLocked() {
   ++serving_dequeue_ticket_;
+  SkipAbandoned(serving_dequeue_ticket_, abandoned_dequeue_tickets_);
   dequeue_cv_.notify_all();
+}
+
+void FIFOQueueResource::AbandonEnqueueTicketLocked(uint64_t ticket) {
+  if (ticket == serving_enqueue_ticket_) {
+    FinishEnqueueTurnLocked();
+  } else if (ticket > serving_enqueue_ticket_) {
+    abandoned_enqueue_tickets_.insert(ticket);
+  }
+}
+
+void FIFOQueueResource::AbandonDequeueTicketLocked(uint64_t ticket) {
+  if (ticket == serving_dequeue_ticket_) {
+    FinishDequeueTurnLocked();
+  } else if (ticket > serving_dequeue_ticket_) {
+    abandoned_dequeue_tickets_.insert(ticket);
+  }
 }
 
 void FIFOQueueResource::RestoreLocked(std::deque<Tuple>& rows) {
@@ -92,20 +121,26 @@ void FIFOQueueResource::RestoreLocked(std::deque<Tuple>& rows) {
 }
 
 template <typename Ready>
-void FIFOQueueResource::WaitLocked(std::unique_lock<std::mutex>& lock,
-                                   std::condition_variable& cv,
-                                   std::vector<const std::function<bool()>*>& waiters,
-                                   Ready ready) {
-  if (ready()) return;
+bool FIFOQueueResource::WaitLocked(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
+                                   std::vector<const std::function<bool()>*>& waiters, Ready ready,
+                                   const RunDeadline* deadline) {
+  if (ready()) return true;
   // Listed while waiting, so WaitForBlockedCallers can ask whether we could go on now:
   // a waiter that was notified but has not woken yet is not blocked.
   const std::function<bool()> check = ready;
   waiters.push_back(&check);
   while (!ready()) {
     blocked_cv_.notify_all();
-    cv.wait(lock);
+    if (deadline == nullptr) {
+      cv.wait(lock);
+      continue;
+    }
+    const int64_t left = deadline->micros - deadline->clock->NowMicros();
+    if (left <= 0) break;
+    deadline->clock->WaitFor(lock, cv, left, [&] { return ready(); });
   }
   waiters.erase(std::find(waiters.begin(), waiters.end(), &check));
+  return ready();
 }
 
 void FIFOQueueResource::WaitForBlockedCallers(int enqueuers, int dequeuers) {
@@ -123,19 +158,27 @@ void FIFOQueueResource::ThrowSessionClosed(const char* what, const std::string& 
   // TensorFlow reports "<what> operation was cancelled" when the session's cancellation
   // reaches a blocked queue op; we add which queue, and why.
   throw CancelledError(std::string(what) +
-                           " operation was cancelled: the session was closed (FIFOQueue '" +
-                           name_ + "')",
+                           " operation was cancelled: the session was closed (FIFOQueue '" + name_ +
+                           "')",
                        op_name);
 }
 
 // [mts:enqueue-kernel]
-void FIFOQueueResource::Enqueue(Tuple tuple, const std::string& op_name) {
+void FIFOQueueResource::Enqueue(Tuple tuple, const std::string& op_name,
+                                const RunDeadline* deadline) {
   std::unique_lock<std::mutex> lock(mu_);
   const uint64_t ticket = next_enqueue_ticket_++;
-  WaitLocked(lock, enqueue_cv_, enqueue_waiters_, [&] {
-    return session_closed_ || ticket < cancelled_enqueue_tickets_ ||
-           (ticket == serving_enqueue_ticket_ && (closed_ || HasRoomLocked()));
-  });
+  const bool ready = WaitLocked(
+      lock, enqueue_cv_, enqueue_waiters_,
+      [&] {
+        return session_closed_ || ticket < cancelled_enqueue_tickets_ ||
+               (ticket == serving_enqueue_ticket_ && (closed_ || HasRoomLocked()));
+      },
+      deadline);
+  if (!ready) {
+    AbandonEnqueueTicketLocked(ticket);
+    throw DeadlineExceededError(kRunTimedOutMessage, op_name);
+  }
   if (session_closed_) ThrowSessionClosed("Enqueue", op_name);
   if (ticket < cancelled_enqueue_tickets_) {
     throw CancelledError("Enqueue operation was cancelled", op_name);
@@ -186,14 +229,22 @@ void FIFOQueueResource::EnqueueMany(const Tuple& batch, const std::string& op_na
 }
 
 // [mts:dequeue-kernel]
-FIFOQueueResource::Tuple FIFOQueueResource::Dequeue(const std::string& op_name) {
+FIFOQueueResource::Tuple FIFOQueueResource::Dequeue(const std::string& op_name,
+                                                    const RunDeadline* deadline) {
   std::unique_lock<std::mutex> lock(mu_);
   const uint64_t ticket = next_dequeue_ticket_++;
   // Wait for our turn, then for an element, or for the close that means none will come.
-  WaitLocked(lock, dequeue_cv_, dequeue_waiters_, [&] {
-    return session_closed_ ||
-           (ticket == serving_dequeue_ticket_ && (!elements_.empty() || closed_));
-  });
+  const bool ready = WaitLocked(
+      lock, dequeue_cv_, dequeue_waiters_,
+      [&] {
+        return session_closed_ ||
+               (ticket == serving_dequeue_ticket_ && (!elements_.empty() || closed_));
+      },
+      deadline);
+  if (!ready) {
+    AbandonDequeueTicketLocked(ticket);
+    throw DeadlineExceededError(kRunTimedOutMessage, op_name);
+  }
   if (session_closed_) ThrowSessionClosed("Dequeue", op_name);
   FinishDequeueTurnLocked();
   if (elements_.empty()) {
@@ -230,11 +281,10 @@ FIFOQueueResource::Tuple FIFOQueueResource::DequeueMany(int64_t n, const std::st
         // a smaller request can still drain it.
         RestoreLocked(taken);
         FinishDequeueTurnLocked();
-        throw OutOfRangeError("FIFOQueue '" + name_ +
-                                  "' is closed and has insufficient elements (requested " +
-                                  std::to_string(missing) + ", current size " +
-                                  std::to_string(size) + ")",
-                              op_name);
+        throw OutOfRangeError(
+            "FIFOQueue '" + name_ + "' is closed and has insufficient elements (requested " +
+                std::to_string(missing) + ", current size " + std::to_string(size) + ")",
+            op_name);
       }
       while (!elements_.empty() && static_cast<int64_t>(taken.size()) < n) {
         taken.push_back(std::move(elements_.front()));

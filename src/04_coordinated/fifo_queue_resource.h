@@ -32,9 +32,11 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "src/01_session/op_kernel_context.h"
 #include "src/01_session/resource_mgr.h"
 #include "src/01_session/tensor.h"
 
@@ -70,7 +72,9 @@ class FIFOQueueResource : public ResourceBase {
   /// \throws CancelledError naming `op_name` if the queue is closed when this enqueue's turn
   ///   comes ("FIFOQueue 'q' is closed."), if a close with cancel_pending_enqueues catches it
   ///   waiting, or if the session closes; nothing was added.
-  void Enqueue(Tuple tuple, const std::string& op_name);
+  /// \throws DeadlineExceededError if `deadline` (the run's RunOptions::timeout_in_ms, null
+  ///   for none) passes while waiting; nothing was added and later enqueuers go on.
+  void Enqueue(Tuple tuple, const std::string& op_name, const RunDeadline* deadline = nullptr);
 
   /// Appends the rows of `batch` (each component's first dimension) in order, as room
   /// appears; no other enqueue interleaves. An empty batch returns at once, closed or not.
@@ -80,7 +84,8 @@ class FIFOQueueResource : public ResourceBase {
   /// Removes and returns the oldest element, waiting for one and for earlier dequeuers.
   /// \throws OutOfRangeError naming `op_name` if the queue is closed and empty.
   /// \throws CancelledError if the session closes while waiting. The queue is unchanged.
-  Tuple Dequeue(const std::string& op_name);
+  /// \throws DeadlineExceededError if `deadline` passes while waiting, as Enqueue.
+  Tuple Dequeue(const std::string& op_name, const RunDeadline* deadline = nullptr);
 
   /// Removes the `n` oldest elements and returns each component stacked along a new first
   /// dimension, taking elements as they arrive.
@@ -124,10 +129,16 @@ class FIFOQueueResource : public ResourceBase {
   // Leaves the head of a line: lets the next ticket holder go.
   void FinishEnqueueTurnLocked();
   void FinishDequeueTurnLocked();
-  // Waits on `cv` until `ready()`, listed in `waiters` meanwhile (see WaitForBlockedCallers).
+  // Gives up a ticket whose holder stopped waiting (its run's deadline passed): its turn is
+  // passed on now if it is the one served, or skipped when it comes.
+  void AbandonEnqueueTicketLocked(uint64_t ticket);
+  void AbandonDequeueTicketLocked(uint64_t ticket);
+  // Waits on `cv` until `ready()`, listed in `waiters` meanwhile (see WaitForBlockedCallers),
+  // or until `deadline` (null: none) passes. Returns `ready()`.
   template <typename Ready>
-  void WaitLocked(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
-                  std::vector<const std::function<bool()>*>& waiters, Ready ready);
+  bool WaitLocked(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
+                  std::vector<const std::function<bool()>*>& waiters, Ready ready,
+                  const RunDeadline* deadline = nullptr);
   [[noreturn]] void ThrowSessionClosed(const char* what, const std::string& op_name) const;
 
   const std::string name_;
@@ -143,12 +154,12 @@ class FIFOQueueResource : public ResourceBase {
   std::condition_variable dequeue_cv_;
   // Wakes WaitForBlockedCallers: a caller started waiting.
   std::condition_variable blocked_cv_;
-  std::deque<Tuple> elements_;     // Guarded by mu_.
+  std::deque<Tuple> elements_;  // Guarded by mu_.
   // The conditions the callers now waiting in each line wait for.
   std::vector<const std::function<bool()>*> enqueue_waiters_;  // Guarded by mu_.
   std::vector<const std::function<bool()>*> dequeue_waiters_;  // Guarded by mu_.
-  bool closed_ = false;            // Guarded by mu_.
-  bool session_closed_ = false;    // Guarded by mu_.
+  bool closed_ = false;                                        // Guarded by mu_.
+  bool session_closed_ = false;                                // Guarded by mu_.
   // The two lines: each caller takes the next ticket and waits until it is served.
   uint64_t next_enqueue_ticket_ = 0;     // Guarded by mu_.
   uint64_t serving_enqueue_ticket_ = 0;  // Guarded by mu_.
@@ -156,6 +167,9 @@ class FIFOQueueResource : public ResourceBase {
   uint64_t serving_dequeue_ticket_ = 0;  // Guarded by mu_.
   // Enqueue tickets below this were cancelled by a close with cancel_pending_enqueues.
   uint64_t cancelled_enqueue_tickets_ = 0;  // Guarded by mu_.
+  // Tickets given up before their turn (a run's deadline passed); skipped when served.
+  std::set<uint64_t> abandoned_enqueue_tickets_;  // Guarded by mu_.
+  std::set<uint64_t> abandoned_dequeue_tickets_;  // Guarded by mu_.
 };
 
 }  // namespace mts

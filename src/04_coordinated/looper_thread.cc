@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <utility>
 
-#include "src/platform/errors.h"
 #include "src/platform/clock.h"
+#include "src/platform/errors.h"
 
 namespace mts {
 namespace {
@@ -29,8 +29,11 @@ void RunLoop(Coordinator* coord, std::optional<int64_t> interval_micros,
       target();
       // If the call overran by whole intervals, skip the boundaries it missed: the next call
       // is one late call (immediately), not a burst of catch-up calls (TensorFlow's).
+      // A zero interval has no boundaries to skip: every call is due at once.
       const int64_t late = clock->NowMicros() - next;
-      if (late >= *interval_micros) next += (late / *interval_micros) * *interval_micros;
+      if (*interval_micros > 0 && late >= *interval_micros) {
+        next += (late / *interval_micros) * *interval_micros;
+      }
     }
   });
 }
@@ -46,18 +49,20 @@ LooperThread::LooperThread(std::string name, std::function<void()> body,
 
 std::shared_ptr<LooperThread> LooperThread::Create(Coordinator* coord,
                                                    std::optional<double> timer_interval_secs,
-                                                   std::function<void()> target,
-                                                   std::string name) {
+                                                   std::function<void()> target, std::string name) {
   if (coord == nullptr) throw ValueError("'coord' argument must be a Coordinator");
   if (!target) throw ValueError("LooperThread needs a target");
   std::optional<int64_t> interval_micros;
   if (timer_interval_secs) {
-    // `!(x > 0)` also refuses NaN.
-    if (!(*timer_interval_secs > 0)) {
-      throw ValueError("timer_interval_secs must be positive, got " +
+    // Zero is TensorFlow's "as often as possible, yet through the timed loop" (its own tests
+    // loop with 0). `!(x >= 0)` also refuses NaN.
+    if (!(*timer_interval_secs >= 0)) {
+      throw ValueError("timer_interval_secs must not be negative, got " +
                        std::to_string(*timer_interval_secs));
     }
-    interval_micros = std::max<int64_t>(1, std::llround(*timer_interval_secs * 1e6));
+    interval_micros = std::llround(*timer_interval_secs * 1e6);
+    // A positive interval shorter than a microsecond still moves the boundaries on.
+    if (*timer_interval_secs > 0) interval_micros = std::max<int64_t>(1, *interval_micros);
   }
   if (name.empty()) name = "LooperThread-" + std::to_string(++g_looper_count);
   // make_shared cannot reach the private constructor.
@@ -73,8 +78,7 @@ std::shared_ptr<LooperThread> LooperThread::Create(Coordinator* coord,
 
 std::shared_ptr<LooperThread> LooperThread::Loop(Coordinator* coord,
                                                  std::optional<double> timer_interval_secs,
-                                                 std::function<void()> target,
-                                                 std::string name) {
+                                                 std::function<void()> target, std::string name) {
   std::shared_ptr<LooperThread> looper =
       Create(coord, timer_interval_secs, std::move(target), std::move(name));
   looper->Start();

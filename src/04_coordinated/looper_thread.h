@@ -66,7 +66,8 @@ class LooperThread : public CoordinatedThread {
   /// does not start; call Start(). `name` defaults to "LooperThread-<n>", n counting from 1
   /// across the process.
   /// \pre `coord` outlives the thread's body. \throws ValueError if `coord` is null,
-  ///   `target` is empty, or the interval is not positive.
+  ///   `target` is empty, or the interval is negative (or NaN). Zero calls the target as
+  ///   often as it can, as TensorFlow's does.
   static std::shared_ptr<LooperThread> Create(Coordinator* coord,
                                               std::optional<double> timer_interval_secs,
                                               std::function<void()> target,

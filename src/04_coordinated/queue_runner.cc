@@ -7,6 +7,7 @@
 
 #include "src/01_session/graph_keys.h"
 #include "src/04_coordinated/exception_description.h"
+#include "src/04_coordinated/runs_own_queue_runners.h"
 #include "src/platform/logging.h"
 
 namespace mts {
@@ -46,10 +47,11 @@ QueueRunner::QueueRunner(Queue queue, std::vector<Operation*> enqueue_ops, Opera
     throw ValueError("Must provide queue and enqueue_ops.");
   }
   if (queue_closed_error_codes.empty() ||
-      std::find(queue_closed_error_codes.begin(), queue_closed_error_codes.end(),
-                ErrorCode::kOk) != queue_closed_error_codes.end()) {
-    throw TypeError("queue_closed_error_codes, when given, must be a non-empty list of "
-                    "error codes (OK is not an error)");
+      std::find(queue_closed_error_codes.begin(), queue_closed_error_codes.end(), ErrorCode::kOk) !=
+          queue_closed_error_codes.end()) {
+    throw TypeError(
+        "queue_closed_error_codes, when given, must be a non-empty list of "
+        "error codes (OK is not an error)");
   }
   state_->queue = queue;
   state_->enqueue_ops = std::move(enqueue_ops);
@@ -182,6 +184,8 @@ void AddQueueRunner(std::shared_ptr<QueueRunner> runner, Graph* graph) {
 std::vector<std::shared_ptr<CoordinatedThread>> StartQueueRunners(SessionInterface& session,
                                                                   Coordinator* coord,
                                                                   Graph* graph) {
+  // The session already runs them: a second set of threads would drive it from outside.
+  if (dynamic_cast<RunsOwnQueueRunners*>(&session) != nullptr) return {};
   Graph& g = graph != nullptr ? *graph : *session.graph();
   const auto runners = g.GetCollection<std::shared_ptr<QueueRunner>>(GraphKeys::kQueueRunners);
   if (runners.empty()) {

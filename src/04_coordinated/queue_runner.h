@@ -132,7 +132,8 @@ void AddQueueRunner(std::shared_ptr<QueueRunner> runner, Graph* graph = nullptr)
 
 /// Creates and starts the threads of every runner in the queue-runners collection of `graph`
 /// (the session's graph if null), registered with `coord`, and returns them all. Logs a
-/// warning when the collection is empty.
+/// warning when the collection is empty. Given a session that RunsOwnQueueRunners (a
+/// MonitoredSession), starts nothing and returns no threads, as TensorFlow does.
 /// \pre `session` and `coord` outlive the threads.
 std::vector<std::shared_ptr<CoordinatedThread>> StartQueueRunners(SessionInterface& session,
                                                                   Coordinator* coord = nullptr,

@@ -59,6 +59,7 @@
 #include "src/03_hooked/session_run_hook.h"
 #include "src/03_hooked/wrapped_session.h"
 #include "src/04_coordinated/coordinated_session.h"
+#include "src/04_coordinated/runs_own_queue_runners.h"
 #include "src/05_recoverable/recoverable_session.h"
 #include "src/06_monitored/step_context.h"
 #include "src/platform/clock.h"
@@ -77,7 +78,7 @@ struct MonitoredSessionOptions {
 };
 
 /// A training session with hooks, input threads, recovery, and a clean close.
-class MonitoredSession : public SessionInterface {
+class MonitoredSession : public SessionInterface, public RunsOwnQueueRunners {
  public:
   /// The hooks of a session, called in this order.
   using Hooks = std::vector<std::shared_ptr<SessionRunHook>>;
@@ -173,7 +174,7 @@ class MonitoredSession : public SessionInterface {
   bool graph_was_finalized_;
   Hooks hooks_;
   std::shared_ptr<CoordinatedSessionCreator> coordinated_creator_;
-  std::unique_ptr<WrappedSession> sess_;     // The top of the stack; null once closed.
+  std::unique_ptr<WrappedSession> sess_;       // The top of the stack; null once closed.
   RecoverableSession* recoverable_ = nullptr;  // sess_ when recovering, else null.
 };
 

@@ -16,6 +16,7 @@ namespace {
 
 using ::testing::AllOf;
 using ::testing::Throws;
+using ::testing::ThrowsMessage;
 
 // Each test builds in its own graph, made default for the test's duration.
 class VariablesTest : public ::testing::Test {
@@ -197,8 +198,7 @@ TEST_F(VariablesTest, ReportUninitializedVariablesListsNamesInListOrder) {
   Variable c(Tensor::Scalar(1.0f), "c");
   Output report = ReportUninitializedVariables({c, a, b});
   Session session;
-  EXPECT_EQ(session.Run(report).ToVector<std::string>(),
-            (std::vector<std::string>{"c", "a", "b"}));
+  EXPECT_EQ(session.Run(report).ToVector<std::string>(), (std::vector<std::string>{"c", "a", "b"}));
   session.Run(a.initializer());
   EXPECT_EQ(session.Run(report).ToVector<std::string>(), (std::vector<std::string>{"c", "b"}));
   session.Run(GlobalVariablesInitializer());
@@ -364,6 +364,51 @@ TEST_F(VariablesTest, PartlyKnownInitialShapeRaisesValueError) {
   EXPECT_THROW(Variable(Placeholder(DataType::kFloat), "v"), ValueError);  // Unknown rank.
   EXPECT_EQ(g_.FindOperation("v"), nullptr);
   EXPECT_TRUE(GlobalVariables().empty());
+}
+
+// ---- CountUpTo ---------------------------------------------------------------------------
+
+// Each run outputs the value before it and adds one; at the limit the run raises TF's
+// OutOfRange "Reached limit of N" and the variable stays at the limit.
+TEST_F(VariablesTest, CountUpToCountsThenRaisesOutOfRangeAtTheLimit) {
+  Variable v(Tensor::Scalar<int64_t>(0), "v");
+  Output count = v.CountUpTo(3);
+  EXPECT_EQ(count.op()->type(), "CountUpTo");
+  EXPECT_EQ(count.dtype(), DataType::kInt64);
+  Session session;
+  session.Run({}, {}, {v.initializer()});
+  for (int64_t expected = 0; expected < 3; ++expected) {
+    EXPECT_EQ(session.Run(count).scalar<int64_t>(), expected);
+  }
+  EXPECT_THAT([&] { session.Run(count); },
+              Throws<OutOfRangeError>(
+                  AllOf(HasMessage("Reached limit of 3"), HasOpName(count.op()->name()))));
+  EXPECT_EQ(session.Run(v.value()).scalar<int64_t>(), 3);
+}
+
+// int32 works as int64 does; the free function is the method.
+TEST_F(VariablesTest, CountUpToTakesInt32) {
+  Variable v(Tensor::Scalar<int32_t>(5), "v");
+  Output count = CountUpTo(v, 6, "count");
+  Session session;
+  session.Run({}, {}, {v.initializer()});
+  EXPECT_EQ(session.Run(count).scalar<int32_t>(), 5);
+  EXPECT_THROW(session.Run(count), OutOfRangeError);
+}
+
+// Only an int32 or int64 scalar variable counts, as in TensorFlow; an unset one raises.
+TEST_F(VariablesTest, CountUpToRefusesOtherDtypesShapesAndUnsetVariables) {
+  Variable f(Tensor::Scalar(1.0f), "f");
+  EXPECT_THAT([&] { f.CountUpTo(2); },
+              ThrowsMessage<TypeError>(::testing::HasSubstr("not in list of allowed values")));
+  Variable vec(Tensor::Vector<int64_t>({1, 2}), "vec");
+  EXPECT_THAT(
+      [&] { vec.CountUpTo(2); },
+      ThrowsMessage<ValueError>(::testing::HasSubstr("Shape must be rank 0 but is rank 1")));
+  Variable unset(Tensor::Scalar<int64_t>(0), "unset");
+  Output count = unset.CountUpTo(2);
+  Session session;
+  EXPECT_THROW(session.Run(count), FailedPreconditionError);
 }
 
 }  // namespace

@@ -8,10 +8,10 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
-#include "src/platform/errors.h"
-#include "src/01_session/session.h"
 #include "src/01_session/learning/summary_ops.h"
+#include "src/01_session/session.h"
 #include "src/01_session/variables.h"
+#include "src/platform/errors.h"
 #include "src/platform/logging.h"
 
 namespace mts {
@@ -54,8 +54,7 @@ TEST_F(ScaffoldTest, FinalizeBuildsEveryMissingPiece) {
 
   EXPECT_THAT(graph_.GetCollection<Operation*>(GraphKeys::kInitOp),
               ElementsAre(scaffold.init_op()));
-  EXPECT_THAT(graph_.GetCollection<Output>(GraphKeys::kReadyOp),
-              ElementsAre(*scaffold.ready_op()));
+  EXPECT_THAT(graph_.GetCollection<Output>(GraphKeys::kReadyOp), ElementsAre(*scaffold.ready_op()));
   EXPECT_THAT(graph_.GetCollection<Output>(GraphKeys::kReadyForLocalInitOp),
               ElementsAre(*scaffold.ready_for_local_init_op()));
   EXPECT_THAT(graph_.GetCollection<Operation*>(GraphKeys::kLocalInitOp),
@@ -146,16 +145,15 @@ TEST_P(ScaffoldSeveralItemsTest, SeveralItemsRaiseNamingTheCollection) {
   EXPECT_FALSE(graph_.finalized());
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    EveryCollection, ScaffoldSeveralItemsTest,
-    ::testing::Values(CollectionCase{GraphKeys::kInitOp, true},
-                      CollectionCase{GraphKeys::kReadyOp, false},
-                      CollectionCase{GraphKeys::kReadyForLocalInitOp, false},
-                      CollectionCase{GraphKeys::kLocalInitOp, true},
-                      CollectionCase{GraphKeys::kSummaryOp, false}),
-    [](const ::testing::TestParamInfo<CollectionCase>& info) {
-      return std::string(info.param.key);
-    });
+INSTANTIATE_TEST_SUITE_P(EveryCollection, ScaffoldSeveralItemsTest,
+                         ::testing::Values(CollectionCase{GraphKeys::kInitOp, true},
+                                           CollectionCase{GraphKeys::kReadyOp, false},
+                                           CollectionCase{GraphKeys::kReadyForLocalInitOp, false},
+                                           CollectionCase{GraphKeys::kLocalInitOp, true},
+                                           CollectionCase{GraphKeys::kSummaryOp, false}),
+                         [](const ::testing::TestParamInfo<CollectionCase>& info) {
+                           return std::string(info.param.key);
+                         });
 
 // An item of the wrong kind (an Output where an Operation* belongs) is a TypeError.
 TEST_F(ScaffoldTest, AnItemOfTheWrongKindIsATypeError) {
@@ -253,6 +251,7 @@ TEST_F(ScaffoldTest, CopyFromScaffoldFillsUnsetPieces) {
   source_options.init_op = NoOp("source_init");
   source_options.local_init_op = NoOp("source_local_init");
   source_options.init_feed_dict = {{Placeholder(DataType::kFloat), Tensor::Scalar(1.0f)}};
+  source_options.local_init_feed_dict = {{Placeholder(DataType::kFloat), Tensor::Scalar(2.0f)}};
   source_options.init_fn = [&](const Scaffold& s, SessionInterface&) { seen = &s; };
   Scaffold source(source_options);
 
@@ -264,6 +263,7 @@ TEST_F(ScaffoldTest, CopyFromScaffoldFillsUnsetPieces) {
   EXPECT_EQ(copy.init_op(), source_options.init_op);
   EXPECT_EQ(copy.local_init_op(), options.local_init_op);  // Given pieces win.
   EXPECT_EQ(copy.init_feed_dict().size(), 1u);
+  EXPECT_EQ(copy.local_init_feed_dict().size(), 1u);
   Session session(&graph_);
   copy.BoundInitFn()(session);
   EXPECT_EQ(seen, &copy);

@@ -14,10 +14,11 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
-#include "src/platform/errors.h"
+#include "src/01_session/graph_keys.h"
 #include "src/01_session/op_kernel_context.h"
 #include "src/01_session/variables.h"
 #include "src/02_chief_worker/saver.h"
+#include "src/platform/errors.h"
 #include "src/platform/file_system.h"
 #include "src/platform/logging.h"
 #include "tests/testing/expect_error.h"
@@ -158,6 +159,39 @@ TEST_F(SessionManagerTest, InitFeedDictIsFedToInitOp) {
   EXPECT_EQ(ValueOf(*session, fed), 11.0f);
 }
 
+// local_init_feed_dict is fed to local_init_op; several local init ops are one Group.
+TEST_F(SessionManagerTest, LocalInitFeedDictIsFedToAGroupedLocalInitOp) {
+  Output start = Placeholder(DataType::kFloat, TensorShape{}, "local_start");
+  Variable fed = [&] {
+    VariableOptions options;
+    options.name = "fed_local";
+    options.trainable = false;
+    options.collections = {GraphKeys::kLocalVariables};
+    return Variable(start, options);
+  }();
+  SessionManagerOptions options = Options();
+  options.local_init_op = Group({local_init_op_, fed.initializer()}, "local_init_all");
+  options.local_init_feed_dict = {{start, Tensor::Scalar(13.0f)}};
+  SessionManager manager(options);
+  PrepareSessionOptions init;
+  init.init_op = init_op_;
+  auto session = manager.PrepareSession("", init);
+  EXPECT_EQ(ValueOf(*session, fed), 13.0f);
+  EXPECT_EQ(ValueOf(*session, l_), 5.0f);
+}
+
+// Without its feed, a local init op that needs one fails as its run does.
+TEST_F(SessionManagerTest, LocalInitOpMissingItsFeedFails) {
+  Output start = Placeholder(DataType::kFloat, TensorShape{}, "local_start");
+  Variable fed(start, "fed_global");
+  SessionManagerOptions options = Options();
+  options.local_init_op = fed.initializer();
+  SessionManager manager(options);
+  PrepareSessionOptions init;
+  init.init_op = init_op_;
+  EXPECT_THROW(manager.PrepareSession("", init), InvalidArgumentError);
+}
+
 // An init_fn alone may initialise the model.
 TEST_F(SessionManagerTest, InitFnAloneIsEnough) {
   SessionManager manager(Options());
@@ -199,11 +233,10 @@ TEST_F(SessionManagerTest, NotReadyRaises) {
   PrepareSessionOptions init;
   init.init_op = init_op_;
   init.init_fn = [](SessionInterface&) {};
-  EXPECT_THAT(
-      [&] { manager.PrepareSession("", init); },
-      ThrowsMessage<RuntimeError>(
-          StrEq("Init operations did not make model ready.  Init op: init, init fn: <init_fn>, "
-                "local_init_op: None, error: Variables not initialized: l")));
+  EXPECT_THAT([&] { manager.PrepareSession("", init); },
+              ThrowsMessage<RuntimeError>(StrEq(
+                  "Init operations did not make model ready.  Init op: init, init fn: <init_fn>, "
+                  "local_init_op: None, error: Variables not initialized: l")));
 }
 
 // Both a directory and a file is a mistake, reported before any session is made.

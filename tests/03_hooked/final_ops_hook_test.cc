@@ -5,8 +5,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
-#include "src/platform/errors.h"
 #include "src/01_session/learning/math_ops.h"
+#include "src/platform/errors.h"
 #include "src/platform/logging.h"
 #include "tests/03_hooked/hook_test_harness.h"
 
@@ -38,8 +38,8 @@ TEST(FinalOpsHookTest, FeedsTheFinalOpsFeedDict) {
   HookTestHarness harness;
   Output x = Placeholder(DataType::kFloat, TensorShape{}, "x");
   Output y = Add(x, Constant(1.0f));
-  auto hook = std::make_shared<FinalOpsHook>(std::vector<Output>{y},
-                                             FeedDict{{x, Tensor::Scalar(41.0f)}});
+  auto hook =
+      std::make_shared<FinalOpsHook>(std::vector<Output>{y}, FeedDict{{x, Tensor::Scalar(41.0f)}});
   harness.Start({hook});
   harness.End();
   EXPECT_EQ((*hook->final_ops_values())[0].scalar<float>(), 42.0f);
@@ -69,7 +69,10 @@ TEST(FinalOpsHookTest, OutOfRangeIsExplainedAndRaised) {
   EXPECT_FALSE(hook.final_ops_values().has_value());
   ASSERT_EQ(capture.lines().size(), 1u);
   EXPECT_EQ(capture.lines()[0][0], 'W');
-  EXPECT_THAT(capture.lines()[0], HasSubstr("FinalOpsHook: a final op raised OutOfRangeError."));
+  EXPECT_THAT(capture.lines()[0],
+              HasSubstr("An OutOfRangeError or StopIteration exception is raised by the code in "
+                        "FinalOpsHook. This typically means the Ops running by the FinalOpsHook "
+                        "have a dependency back to some input source"));
 }
 
 }  // namespace

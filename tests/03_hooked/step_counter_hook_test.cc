@@ -177,7 +177,7 @@ TEST_F(StepCounterHookTest, WarnsWhenTheStepDoesNotIncrease) {
   for (int i = 0; i < 8; ++i) harness_.hooked().Run(harness_.step().value());
   const std::vector<std::string> messages = LoggedMessages(capture);
   EXPECT_EQ(messages.size(), 5u);
-  EXPECT_THAT(messages.front(), HasSubstr("The global step did not increase"));
+  EXPECT_THAT(messages.front(), HasSubstr("It seems that global step (tf.train.get_global_step) has not been increased. Current value (could be stable): 0 vs previous value: 0."));
   harness_.Step();
   EXPECT_EQ(LoggedMessages(capture).size(), 5u);
 }

@@ -13,6 +13,7 @@
 #include "src/01_session/session.h"
 #include "src/04_coordinated/fifo_queue_resource.h"
 #include "tests/testing/expect_error.h"
+#include "tests/testing/fake_clock.h"
 
 namespace mts {
 namespace {
@@ -212,8 +213,7 @@ TEST_F(FIFOQueueTest, DequeueManyOnAClosedQueueWithTooFewElementsLeavesThem) {
               Throws<OutOfRangeError>(HasMessage(
                   "FIFOQueue 'q' is closed and has insufficient elements (requested 3, current "
                   "size 2)")));
-  EXPECT_EQ(session.Run(q.DequeueMany(2)[0]).ToVector<int32_t>(),
-            (std::vector<int32_t>{1, 2}));
+  EXPECT_EQ(session.Run(q.DequeueMany(2)[0]).ToVector<int32_t>(), (std::vector<int32_t>{1, 2}));
 }
 
 // A DequeueMany that took some elements before the close puts them back, and "requested"
@@ -392,6 +392,64 @@ TEST_F(FIFOQueueTest, QueueWithoutShapesTakesAnyShape) {
   Output got = q.Dequeue()[0];
   EXPECT_EQ(session.Run(got).shape(), TensorShape{});
   EXPECT_EQ(session.Run(got).ToVector<int32_t>(), (std::vector<int32_t>{2, 3}));
+}
+
+// ---- RunOptions.timeout_in_ms ---------------------------------------------------------------
+
+// A dequeue that waits past the run's deadline raises TF's DeadlineExceededError; the
+// abandoned place in line is skipped, so the next dequeue gets the next element. The clock
+// jumps to each deadline it is asked to wait for, so nothing really waits.
+TEST_F(FIFOQueueTest, ADequeuePastTheRunsTimeoutRaisesDeadlineExceeded) {
+  Queue q = FIFOQueue(1, {DataType::kInt32}, {TensorShape{}}, "q");
+  Operation* put = q.Enqueue({Constant(Tensor::Scalar(7))});
+  Output got = q.Dequeue()[0];
+  FakeClock clock(FakeClock::Mode::kAutoAdvance);
+  SessionOptions session_options;
+  session_options.clock = &clock;
+  Session session(&graph_, session_options);
+  RunOptions options;
+  options.timeout_in_ms = 50;
+  EXPECT_THAT(
+      [&] { session.Run({got}, {}, {}, options); },
+      Throws<DeadlineExceededError>(AllOf(HasMessage(StrEq("Timed out waiting for notification")),
+                                          HasOpName(got.op()->name()))));
+  EXPECT_EQ(clock.NowMicros(), 50 * 1000);
+  session.Run(put);
+  EXPECT_EQ(IntOf(session.Run({got}, {}, {}, options)[0]), 7);
+}
+
+// An enqueue into a full queue times out the same way, adding nothing.
+TEST_F(FIFOQueueTest, AnEnqueuePastTheRunsTimeoutRaisesDeadlineExceeded) {
+  Queue q = FIFOQueue(1, {DataType::kInt32}, {TensorShape{}}, "q");
+  Operation* put = q.Enqueue({Constant(Tensor::Scalar(7))});
+  Output size = q.Size();
+  Output got = q.Dequeue()[0];
+  FakeClock clock(FakeClock::Mode::kAutoAdvance);
+  SessionOptions session_options;
+  session_options.clock = &clock;
+  Session session(&graph_, session_options);
+  RunOptions options;
+  options.timeout_in_ms = 20;
+  session.Run({}, {}, {put}, options);
+  EXPECT_THROW(session.Run({}, {}, {put}, options), DeadlineExceededError);
+  EXPECT_EQ(IntOf(session.Run(size)), 1);
+  EXPECT_EQ(IntOf(session.Run(got)), 7);
+  session.Run({}, {}, {put}, options);  // The abandoned turn did not block the line.
+  EXPECT_EQ(IntOf(session.Run(size)), 1);
+}
+
+// Without a timeout (zero, the default) a run has no deadline: the clock is never read for
+// one, and a run that waits is woken by what it waits for.
+TEST_F(FIFOQueueTest, ZeroTimeoutMeansNoDeadline) {
+  Queue q = FIFOQueue(1, {DataType::kInt32}, {TensorShape{}}, "q");
+  Operation* put = q.Enqueue({Constant(Tensor::Scalar(3))});
+  Output got = q.Dequeue()[0];
+  Session session;
+  std::future<int32_t> taken =
+      std::async(std::launch::async, [&] { return IntOf(session.Run({got}, {}, {}, {})[0]); });
+  StateOf(session, q).WaitForBlockedCallers(0, 1);
+  session.Run(put);
+  EXPECT_EQ(taken.get(), 3);
 }
 
 }  // namespace

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "src/platform/errors.h"
 #include "src/04_coordinated/coordinator.h"
+#include "src/platform/errors.h"
 #include "tests/testing/fake_clock.h"
 
 namespace mts {
@@ -59,15 +59,15 @@ TEST(LooperThreadTest, CallsFallOnFixedBoundaries) {
     clock.Advance(300 * kMilli);  // The work itself takes 0.3 s of the clock.
   });
   for (size_t n = 1; n <= 5; ++n) {
-    log.WaitForCalls(n);                // Call n has started and will return...
-    clock.BlockUntilThreadsAsleep(1);   // ... and the looper now waits for the next boundary.
-    clock.Advance(700 * kMilli);        // 0.3 s of work + 0.7 s of waiting = one interval.
+    log.WaitForCalls(n);               // Call n has started and will return...
+    clock.BlockUntilThreadsAsleep(1);  // ... and the looper now waits for the next boundary.
+    clock.Advance(700 * kMilli);       // 0.3 s of work + 0.7 s of waiting = one interval.
   }
   log.WaitForCalls(6);
   coord.RequestStop();
   coord.Join();  // The looper registered itself: no need to pass it.
-  const std::vector<int64_t> expected = {0, 1 * kSecond, 2 * kSecond, 3 * kSecond,
-                                         4 * kSecond, 5 * kSecond};
+  const std::vector<int64_t> expected = {0,           1 * kSecond, 2 * kSecond,
+                                         3 * kSecond, 4 * kSecond, 5 * kSecond};
   EXPECT_EQ(log.times(), expected);
 }
 
@@ -157,15 +157,29 @@ TEST(LooperThreadTest, NamesAndArgumentChecks) {
   auto b = LooperThread::Create(&coord, 1.0, [] {});
   EXPECT_EQ(a->name().rfind("LooperThread-", 0), 0u);
   EXPECT_NE(a->name(), b->name());
-  EXPECT_EQ(LooperThread::Create(&coord, 1.0, [] {}, "summary_writer")->name(),
+  EXPECT_EQ(LooperThread::Create(
+                &coord, 1.0, [] {}, "summary_writer")
+                ->name(),
             "summary_writer");
   EXPECT_EQ(a->timer_interval_secs(), 1.0);
   EXPECT_THROW(LooperThread::Create(nullptr, 1.0, [] {}), ValueError);
   EXPECT_THROW(LooperThread::Create(&coord, 1.0, nullptr), ValueError);
-  EXPECT_THROW(LooperThread::Create(&coord, 0.0, [] {}), ValueError);
   EXPECT_THROW(LooperThread::Create(&coord, -1.0, [] {}), ValueError);
   // Never started: registered, but not alive, so Join has nothing to wait for.
   coord.Join();
+}
+
+// A zero interval is allowed, as in TensorFlow (whose own tests loop with 0): the target is
+// called again at once, until the coordinator stops.
+TEST(LooperThreadTest, ZeroIntervalCallsTheTargetUntilStop) {
+  Coordinator coord;
+  int calls = 0;
+  auto looper = LooperThread::Loop(&coord, 0.0, [&] {
+    if (++calls == 3) coord.RequestStop();
+  });
+  coord.Join();
+  EXPECT_EQ(calls, 3);
+  EXPECT_EQ(looper->timer_interval_secs(), 0.0);
 }
 
 }  // namespace

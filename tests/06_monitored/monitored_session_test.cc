@@ -10,7 +10,6 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "src/platform/errors.h"
 #include "src/01_session/graph.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"
@@ -21,8 +20,11 @@
 #include "src/03_hooked/checkpoint_saver_hook.h"
 #include "src/03_hooked/summary_writer_cache.h"
 #include "src/04_coordinated/coordinator.h"
+#include "src/04_coordinated/fifo_queue.h"
+#include "src/04_coordinated/queue_runner.h"
 #include "src/06_monitored/monitored_session_scope.h"
 #include "src/06_monitored/step_context.h"
+#include "src/platform/errors.h"
 #include "src/platform/file_system.h"
 #include "tests/testing/fault_injection.h"
 #include "tests/testing/new_dir.h"
@@ -230,6 +232,22 @@ TEST_F(MonitoredSessionTest, ThreadErrorStopsAndIsRaisedAtClose) {
   EXPECT_THROW(session->Close(), InternalError);
   EXPECT_TRUE(session->ShouldStop());
   EXPECT_EQ(session->graph(), nullptr);
+}
+
+// StartQueueRunners given a MonitoredSession starts nothing and returns no threads, as
+// TensorFlow's: the session's coordinated layer already runs the graph's queue runners.
+TEST_F(MonitoredSessionTest, StartQueueRunnersStartsNothingForAMonitoredSession) {
+  Queue queue = FIFOQueue(2, {DataType::kInt64}, {TensorShape{}});
+  auto runner = std::make_shared<QueueRunner>(
+      queue, std::vector<Operation*>{queue.Enqueue({global_step_.value()})});
+  AddQueueRunner(runner);
+  const Output dequeue = queue.Dequeue()[0];
+  auto session = Make();
+  Coordinator coord;
+  EXPECT_TRUE(StartQueueRunners(*session, &coord).empty());
+  // The session's own runner did start: its thread fills the queue.
+  EXPECT_EQ(session->Run(dequeue).scalar<int64_t>(), 0);
+  session->Close();
 }
 
 // §17: a thread's preemption error: ShouldStop recovers (a new session) and says go on.

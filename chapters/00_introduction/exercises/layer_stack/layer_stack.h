@@ -29,7 +29,8 @@ enum class Layer {
 /// The choices that change the shape of the stack.
 struct StackOptions {
   /// True for the chief, which initialises or restores the variables; false for a
-  /// worker, which waits until the chief has done so.
+  /// worker, which waits until the chief has done so. A SingularMonitoredSession is always
+  /// a chief, as in TensorFlow.
   bool is_chief = true;
   /// True for a MonitoredSession, which recovers from a lost worker or parameter
   /// server; false for a SingularMonitoredSession, which does not.

@@ -6,11 +6,11 @@
 namespace mts {
 namespace {
 
-// The four ways a MonitoredTrainingSession can be asked for.
+// The three stacks TensorFlow builds. A SingularMonitoredSession is always a chief (it makes
+// its own ChiefSessionCreator), so there is no fourth, singular worker, stack.
 constexpr StackOptions kMonitoredChief{/*is_chief=*/true, /*recoverable=*/true};
 constexpr StackOptions kMonitoredWorker{/*is_chief=*/false, /*recoverable=*/true};
 constexpr StackOptions kSingularChief{/*is_chief=*/true, /*recoverable=*/false};
-constexpr StackOptions kSingularWorker{/*is_chief=*/false, /*recoverable=*/false};
 
 // The chief of a MonitoredSession gets every layer, recovery outermost.
 TEST(LayerStackTest, ChiefOfAMonitoredSessionGetsEveryLayer) {
@@ -30,14 +30,12 @@ TEST(LayerStackTest, WorkerDiffersFromTheChiefOnlyAtTheBottom) {
 TEST(LayerStackTest, SingularSessionHasNoRecoveryLayer) {
   EXPECT_EQ(LayerStack(kSingularChief),
             (std::vector<Layer>{Layer::kCoordinated, Layer::kHooked, Layer::kChief}));
-  EXPECT_EQ(LayerStack(kSingularWorker),
-            (std::vector<Layer>{Layer::kCoordinated, Layer::kHooked, Layer::kWorker}));
 }
 
 // The hooked layer is always directly above the raw session.
 TEST(LayerStackTest, HooksSitDirectlyAboveTheRawSession) {
   for (const StackOptions& options :
-       {kMonitoredChief, kMonitoredWorker, kSingularChief, kSingularWorker}) {
+       {kMonitoredChief, kMonitoredWorker, kSingularChief}) {
     const std::vector<Layer> stack = LayerStack(options);
     ASSERT_GE(stack.size(), 2u);
     EXPECT_EQ(stack[stack.size() - 2], Layer::kHooked);
