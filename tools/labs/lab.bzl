@@ -1,0 +1,62 @@
+"""mts_lab_library: a cc_library whose lab regions can be swapped for their starters.
+
+A lab removes the bodies of a layer's core functions (the regions between
+`// [mts:lab NAME]` and `// [mts:lab-end]` in the real source; see make_starter.py).
+In a stage's BUILD, the library that holds a lab's regions is declared with
+
+    mts_lab_library(
+        name = "hooked_session",
+        lab = "03_hooked",
+        lab_srcs = ["hooked_session.cc"],   # the sources with regions of the lab
+        srcs = [],                          # other sources, always as they are
+        hdrs = ["hooked_session.h"],
+        deps = [...],
+    )
+
+and makes:
+  :<name>               the cc_library, from lab_srcs as written; from their starters when
+                        the build runs with `--define=lab=<lab>` (the config_setting
+                        //tools/labs:<lab>), so only this library recompiles and only what
+                        links it relinks
+  :<stem>_lab_starter_cc  one genrule per lab source <stem>.cc: <stem>.lab_starter.cc
+  :<name>_lab_starter   a cc_library of the starters alone (tagged manual), whose shared
+                        object lib<name>_lab_starter.so //tools/labs:labs_test preloads in
+                        front of the reference build to check the starter fails its tests
+"""
+
+def mts_lab_library(name, lab, lab_srcs, srcs = [], deps = [], **kwargs):
+    """A cc_library `name` whose `lab_srcs` become their starters under --define=lab=`lab`."""
+    starters = []
+    for src in lab_srcs:
+        stem = src[:-len(".cc")]
+        out = stem + ".lab_starter.cc"
+        native.genrule(
+            name = stem + "_lab_starter_cc",
+            srcs = [src],
+            outs = [out],
+            tools = ["//tools/labs:make_starter.py"],
+            cmd = ("/usr/bin/python3 $(location //tools/labs:make_starter.py) --lab %s " +
+                   "--path %s/%s $< $@") % (lab, native.package_name(), src),
+        )
+        starters.append(":" + out)
+
+    native.cc_library(
+        name = name,
+        srcs = srcs + select({
+            "//tools/labs:" + lab: starters,
+            "//conditions:default": lab_srcs,
+        }),
+        deps = deps,
+        **kwargs
+    )
+
+    # The starters alone, as a shared object for the CI check (no srcs: they are already in
+    # the reference build the check preloads this in front of).
+    native.cc_library(
+        name = name + "_lab_starter",
+        srcs = starters,
+        hdrs = kwargs.get("hdrs", []),
+        deps = deps + ["//src/platform:errors"],
+        tags = ["manual"],
+        visibility = ["//tools/labs:__pkg__"],
+    )
