@@ -77,6 +77,7 @@ std::vector<std::exception_ptr> QueueRunner::exceptions_raised() const {
 // [mts:enqueue-thread]
 void QueueRunner::RunEnqueueLoop(const std::shared_ptr<State>& state, SessionInterface* session,
                                  Operation* enqueue_op, Coordinator* coord) {
+  // [mts:lab 04_coordinated]
   // Every way out of this function counts the thread as ended exactly once.
   bool counted = false;
   auto count_end = [&] {
@@ -133,11 +134,13 @@ void QueueRunner::RunEnqueueLoop(const std::shared_ptr<State>& state, SessionInt
   count_end();
   // As a Python thread re-raises it: CoordinatedThread logs it and the thread ends.
   std::rethrow_exception(error);
+  // [mts:lab-end]
 }
 // [mts:enqueue-thread-end]
 
 void QueueRunner::CloseOnStop(const std::shared_ptr<State>& state, SessionInterface* session,
                               Coordinator* coord) {
+  // [mts:lab 04_coordinated]
   coord->WaitForStop();
   try {
     session->Run(state->cancel_op);
@@ -145,6 +148,7 @@ void QueueRunner::CloseOnStop(const std::shared_ptr<State>& state, SessionInterf
     // Ignored on purpose: a stop often comes with the session already closing, and the
     // only aim here is that no enqueue stays blocked.
   }
+  // [mts:lab-end]
 }
 
 std::vector<std::shared_ptr<CoordinatedThread>> QueueRunner::CreateThreads(

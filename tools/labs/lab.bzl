@@ -19,14 +19,17 @@ and makes:
                         //tools/labs:<lab>), so only this library recompiles and only what
                         links it relinks
   :<stem>_lab_starter_cc  one genrule per lab source <stem>.cc: <stem>.lab_starter.cc
-  :<name>_lab_starter   a cc_library of the starters alone (tagged manual), whose shared
-                        object lib<name>_lab_starter.so //tools/labs:labs_test preloads in
-                        front of the reference build to check the starter fails its tests
+  :<stem>_lab_functions_cc  <stem>.lab_functions.cc: only the lab's functions, starters
+  :<name>_lab_starter   a cc_library of the lab's functions alone (tagged manual), whose
+                        shared object lib<name>_lab_starter.so //tools/labs:labs_test
+                        preloads in front of the reference build to check that the starter
+                        fails its tests without building the stack a second time
 """
 
 def mts_lab_library(name, lab, lab_srcs, srcs = [], deps = [], **kwargs):
     """A cc_library `name` whose `lab_srcs` become their starters under --define=lab=`lab`."""
     starters = []
+    functions = []
     for src in lab_srcs:
         stem = src[:-len(".cc")]
         out = stem + ".lab_starter.cc"
@@ -39,6 +42,15 @@ def mts_lab_library(name, lab, lab_srcs, srcs = [], deps = [], **kwargs):
                    "--path %s/%s $< $@") % (lab, native.package_name(), src),
         )
         starters.append(":" + out)
+        native.genrule(
+            name = stem + "_lab_functions_cc",
+            srcs = [src],
+            outs = [stem + ".lab_functions.cc"],
+            tools = ["//tools/labs:make_starter.py"],
+            cmd = ("/usr/bin/python3 $(location //tools/labs:make_starter.py) --lab %s " +
+                   "--functions_only --path %s/%s $< $@") % (lab, native.package_name(), src),
+        )
+        functions.append(":" + stem + ".lab_functions.cc")
 
     native.cc_library(
         name = name,
@@ -50,13 +62,14 @@ def mts_lab_library(name, lab, lab_srcs, srcs = [], deps = [], **kwargs):
         **kwargs
     )
 
-    # The starters alone, as a shared object for the CI check (no srcs: they are already in
-    # the reference build the check preloads this in front of).
+    # The lab's functions alone, with their starter bodies, as a shared object for the CI
+    # check to preload in front of the reference build (the rest of each file is already
+    # there, and its registrations must not run twice).
     native.cc_library(
         name = name + "_lab_starter",
-        srcs = starters,
+        srcs = functions,
         hdrs = kwargs.get("hdrs", []),
-        deps = deps + ["//src/platform:errors"],
+        deps = deps + ([] if "//src/platform:errors" in deps else ["//src/platform:errors"]),
         tags = ["manual"],
         visibility = ["//tools/labs:__pkg__"],
     )
