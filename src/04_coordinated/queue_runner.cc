@@ -153,6 +153,7 @@ void QueueRunner::CloseOnStop(const std::shared_ptr<State>& state, SessionInterf
 
 std::vector<std::shared_ptr<CoordinatedThread>> QueueRunner::CreateThreads(
     SessionInterface& session, Coordinator* coord, bool start) {
+  // [mts:lab 04_coordinated]
   {
     std::lock_guard<std::mutex> lock(state_->mu);
     if (state_->runs_per_session.count(&session) > 0) return {};  // Still running there.
@@ -176,6 +177,7 @@ std::vector<std::shared_ptr<CoordinatedThread>> QueueRunner::CreateThreads(
     if (start) thread->Start();
   }
   return threads;
+  // [mts:lab-end]
 }
 
 void AddQueueRunner(std::shared_ptr<QueueRunner> runner, Graph* graph) {

@@ -20,10 +20,10 @@ and makes:
                         links it relinks
   :<stem>_lab_starter_cc  one genrule per lab source <stem>.cc: <stem>.lab_starter.cc
   :<stem>_lab_functions_cc  <stem>.lab_functions.cc: only the lab's functions, starters
-  :<name>_lab_starter   a cc_library of the lab's functions alone (tagged manual), whose
-                        shared object lib<name>_lab_starter.so //tools/labs:labs_test
-                        preloads in front of the reference build to check that the starter
-                        fails its tests without building the stack a second time
+  :<name>_lab_starter   a cc_library of the lab's functions alone (tagged manual)
+  :lib<name>_lab_starter.so  its shared object, which //tools/labs:labs_test preloads in
+                        front of the reference build to check that the starter fails its
+                        tests without building the stack a second time
 """
 
 def mts_lab_library(name, lab, lab_srcs, srcs = [], deps = [], **kwargs):
@@ -71,5 +71,16 @@ def mts_lab_library(name, lab, lab_srcs, srcs = [], deps = [], **kwargs):
         hdrs = kwargs.get("hdrs", []),
         deps = deps + ([] if "//src/platform:errors" in deps else ["//src/platform:errors"]),
         tags = ["manual"],
+    )
+    native.filegroup(
+        name = "lib%s_lab_starter.so" % name,
+        srcs = [":" + name + "_lab_starter"],
+        output_group = "dynamic_library",
+        tags = ["manual"],
         visibility = ["//tools/labs:__pkg__"],
     )
+
+def lab_starter_so(library):
+    """//src/03_hooked:hooked_session -> //src/03_hooked:libhooked_session_lab_starter.so."""
+    package, name = library.split(":")
+    return "%s:lib%s_lab_starter.so" % (package, name)
