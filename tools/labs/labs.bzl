@@ -17,6 +17,39 @@ group's points are all or nothing (labs.py).
 
 LABS = [
     {
+        "name": "01_session",
+        "title": "the execution plan, Session::Run and the executor",
+        "page": "chapters/01_session/lab.md",
+        "libraries": ["//src/01_session:session"],
+        "must_fail": 89,
+        "groups": [
+            {
+                "name": "Session: plan, run, feeds and fetches",
+                "test": "//tests/01_session:session_test",
+                "filter": "*",
+                "points": 50,
+            },
+            {
+                "name": "variables through the Session",
+                "test": "//tests/01_session:variables_test",
+                "filter": "*",
+                "points": 20,
+            },
+            {
+                "name": "layer 03: HookedSession",
+                "test": "//tests/03_hooked:hooked_session_test",
+                "filter": "*",
+                "points": 15,
+            },
+            {
+                "name": "layer 06: MonitoredSession",
+                "test": "//tests/06_monitored:monitored_session_test",
+                "filter": "*",
+                "points": 15,
+            },
+        ],
+    },
+    {
         "name": "01_learning",
         "title": "reverse-mode Gradients",
         "page": "chapters/01_session/lab_learning.md",
