@@ -122,6 +122,7 @@ class SessionManager {
   /// \throws ValueError if ready_for_local_init_op is given without local_init_op.
   explicit SessionManager(SessionManagerOptions options = {});
 
+  // [mts:lab-contract-session-manager]
   /// The chief's path. Makes a session on `master`; restores it from
   /// `options.checkpoint_filename_with_path`, or from the latest checkpoint in
   /// `options.checkpoint_dir` (waiting up to `max_wait_secs` for one to appear if
@@ -166,6 +167,7 @@ class SessionManager {
   std::unique_ptr<Session> WaitForSession(
       const std::string& master,
       double max_wait_secs = std::numeric_limits<double>::infinity());
+  // [mts:lab-contract-session-manager-end]
 
   /// The graph sessions are made on.
   Graph* graph() const { return graph_; }

@@ -56,8 +56,21 @@ def lab_page(lab, src_path):
     return "chapters/%s/lab_%s.md" % (stage, lab.split("_", 1)[1])
 
 
-def starter(text, lab, src_path):
-    """(starter text, number of regions replaced); raises ValueError on a malformed region."""
+STUDENT_PRELUDE = """\
+// Lab {lab}: the bodies between `[mts:lab {lab}]` and `[mts:lab-end]` below are
+// yours to write ({page}). Until then they throw UnimplementedError;
+// `tools/grade.sh {lab}` grades them.
+#include "src/platform/errors.h"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wunused-variable"
+#pragma GCC diagnostic ignored "-Wunused-but-set-variable"
+#pragma GCC diagnostic ignored "-Wunused-local-typedefs"
+"""
+
+
+def starter(text, lab, src_path, student=False):
+    """(starter text, number of regions replaced); raises ValueError on a malformed region.
+    `student`: the text for the student's copy of the file, which the student edits."""
     lines = text.splitlines(keepends=True)
     out = []
     function = None
@@ -95,7 +108,8 @@ def starter(text, lab, src_path):
             replaced += 1
     if inside is not None:
         raise ValueError("%s: the lab region %s has no [mts:lab-end]" % (src_path, inside))
-    return PRELUDE.format(src=src_path, lab=lab) + "".join(out), replaced
+    prelude = STUDENT_PRELUDE if student else PRELUDE
+    return prelude.format(src=src_path, lab=lab, page=lab_page(lab, src_path)) + "".join(out), replaced
 
 
 def functions_only(text, lab, src_path):
@@ -139,6 +153,8 @@ def main():
     parser.add_argument("--path", help="the source's path in the tree (default: IN)")
     parser.add_argument("--functions_only", action="store_true",
                         help="write only the lab's functions (for the CI check's preload)")
+    parser.add_argument("--student", action="store_true",
+                        help="write the student's copy of the file (tools/export_student_copy.sh)")
     parser.add_argument("--allow_none", action="store_true",
                         help="copy a file without regions of the lab instead of failing")
     parser.add_argument("input")
@@ -148,8 +164,10 @@ def main():
     with open(args.input, encoding="utf-8") as f:
         text = f.read()
     try:
-        make = functions_only if args.functions_only else starter
-        result, replaced = make(text, args.lab, src_path)
+        if args.functions_only:
+            result, replaced = functions_only(text, args.lab, src_path)
+        else:
+            result, replaced = starter(text, args.lab, src_path, student=args.student)
     except ValueError as e:
         print("make_starter.py: %s" % e, file=sys.stderr)
         return 1
