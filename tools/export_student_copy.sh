@@ -4,6 +4,7 @@
 #
 #   tools/export_student_copy.sh DEST
 #   tools/export_student_copy.sh --labs DEST
+#   tools/export_student_copy.sh --labs=03_hooked,04_coordinated DEST
 #
 # Removed: every `solution.*` file under an `exercises/` folder, and the answer keys
 # (docs/answer_keys/). mts_exercise builds an exercise from its starter when solution.cc is
@@ -15,18 +16,27 @@
 # With --labs, also the labs: in every source of src/ that holds lab regions
 # (`// [mts:lab NAME]` ... `// [mts:lab-end]`), each region's body is replaced by its
 # starter (tools/labs/make_starter.py --student), which throws UnimplementedError naming the
-# lab, the function and the lab's page. The copy builds; `tools/grade.sh` there grades the
+# lab, the function and the lab's page (--labs=LIST: only the regions of those labs; the
+# others keep the reference code). The copy builds; `tools/grade.sh` there grades the
 # student's work (0 for every lab at first), and tools/labs/STUDENT_COPY tells
 # //tools/labs:labs_test that there is no reference to check.
 set -euo pipefail
 
 labs=0
-if [ "${1:-}" = "--labs" ]; then
-  labs=1
-  shift
-fi
+only=""  # empty: every lab
+case "${1:-}" in
+  --labs)
+    labs=1
+    shift
+    ;;
+  --labs=*)
+    labs=1
+    only=",${1#--labs=},"
+    shift
+    ;;
+esac
 if [ $# -ne 1 ]; then
-  echo "usage: $0 [--labs] DEST" >&2
+  echo "usage: $0 [--labs[=LAB,...]] DEST" >&2
   exit 2
 fi
 dest="$1"
@@ -64,13 +74,18 @@ fi
 regions=0
 files=0
 while IFS= read -r file; do
+  replaced=0
   for lab in $(sed -n 's|^ *// \[mts:lab \([A-Za-z0-9_]*\)\] *$|\1|p' "${dest}/${file}" | sort -u); do
+    if [ -n "${only}" ] && [[ "${only}" != *",${lab},"* ]]; then
+      continue
+    fi
     /usr/bin/python3 "${root}/tools/labs/make_starter.py" --student --lab "${lab}" \
       --path "${file}" "${dest}/${file}" "${dest}/${file}.starter"
     mv "${dest}/${file}.starter" "${dest}/${file}"
     regions=$((regions + $(grep -c "^ *// \[mts:lab ${lab}\]" "${dest}/${file}")))
+    replaced=1
   done
-  files=$((files + 1))
+  files=$((files + replaced))
 done < <(cd "${dest}" && grep -rl --include='*.cc' '^ *// \[mts:lab ' src)
 echo "This tree is a student copy: the lab regions hold their starters." \
   >"${dest}/tools/labs/STUDENT_COPY"
