@@ -89,5 +89,11 @@ while IFS= read -r file; do
 done < <(cd "${dest}" && grep -rl --include='*.cc' '^ *// \[mts:lab ' src)
 echo "This tree is a student copy: the lab regions hold their starters." \
   >"${dest}/tools/labs/STUDENT_COPY"
+cat >>"${dest}/.bazelrc" <<'RC'
+
+# A student copy with the labs (tools/export_student_copy.sh --labs): the programs the book
+# runs during the build may stop at a lab not written yet, and say so (tools/build_defs).
+build --define=student_copy=labs
+RC
 echo "export_student_copy.sh: ${kept} files in ${dest}; ${removed} solutions and answer keys" \
   "left out; ${regions} lab regions in ${files} files replaced by their starters"
