@@ -77,13 +77,13 @@ def _list_cases(binary, gtest_filter, env):
     return cases
 
 
-def _run(binary, args, env, cwd):
+def _run(binary, args, env, cwd, timeout):
     """Runs the binary in its own process group; (returncode or None on timeout, output)."""
     proc = subprocess.Popen([binary] + args, env=env, cwd=cwd, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, errors="replace",
                             start_new_session=True)
     try:
-        out, _ = proc.communicate(timeout=TIMEOUT_SECS)
+        out, _ = proc.communicate(timeout=timeout)
         return proc.returncode, out
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
@@ -91,7 +91,7 @@ def _run(binary, args, env, cwd):
         return None, out
 
 
-def run_group(group, binary, srcdir, preload=None):
+def run_group(group, binary, srcdir, preload=None, timeout=TIMEOUT_SECS):
     """Runs one group's binary under its filter. `srcdir` is the runfiles root the test
     finds its data under (TEST_SRCDIR); `preload` a list of shared objects to load first."""
     result = GroupResult(group)
@@ -109,7 +109,7 @@ def run_group(group, binary, srcdir, preload=None):
         cases = _list_cases(binary, group["filter"], env)
         report = os.path.join(tmp, "report.xml")
         code, out = _run(binary, ["--gtest_filter=" + group["filter"],
-                                  "--gtest_output=xml:" + report], env, cwd or tmp)
+                                  "--gtest_output=xml:" + report], env, cwd or tmp, timeout)
         ran = {}
         if os.path.exists(report):
             try:
@@ -127,7 +127,7 @@ def run_group(group, binary, srcdir, preload=None):
             except ET.ParseError:
                 pass
         if code is None:
-            result.note = "timed out after %d s" % TIMEOUT_SECS
+            result.note = "timed out after %d s" % timeout
         elif code < 0:
             result.note = "killed by signal %d" % -code
         last_line = next((l for l in reversed(out.splitlines()) if l.strip()), "")

@@ -61,7 +61,9 @@ def main():
                 if preloaded and group.get("linkstatic"):
                     continue  # A preloaded starter cannot reach into a static executable.
                 binary = os.path.join(root, labs_lib.binary_path(group["test"]))
-                result = labs_lib.run_group(group, binary, srcdir, preloaded)
+                # A starter that hangs a test counts as failing it after 60 s, well inside
+                # this test's own timeout.
+                result = labs_lib.run_group(group, binary, srcdir, preloaded, timeout=60)
                 where = "%s (%s, %s)" % (group["name"], group["test"], group["filter"])
                 if result.total == 0:
                     problems.append("lab %s: %s has no test case (%s)"
