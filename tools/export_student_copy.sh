@@ -3,16 +3,40 @@
 # ignored), without the exercises' reference solutions.
 #
 #   tools/export_student_copy.sh DEST
+#   tools/export_student_copy.sh --labs DEST
+#   tools/export_student_copy.sh --labs=03_hooked,04_coordinated DEST
 #
-# Removed: every `solution.*` file under an `exercises/` folder. mts_exercise builds an
-# exercise from its starter when solution.cc is absent, so the copy builds as it is and
-# each exercise test fails until the student has written the missing part:
+# Removed: every `solution.*` file under an `exercises/` folder, and the answer keys
+# (docs/answer_keys/). mts_exercise builds an exercise from its starter when solution.cc is
+# absent, so the copy builds as it is and each exercise test fails until the student has
+# written the missing part:
 #
 #   cd DEST && bazel test //chapters/...
+#
+# With --labs, also the labs: in every source of src/ that holds lab regions
+# (`// [mts:lab NAME]` ... `// [mts:lab-end]`), each region's body is replaced by its
+# starter (tools/labs/make_starter.py --student), which throws UnimplementedError naming the
+# lab, the function and the lab's page (--labs=LIST: only the regions of those labs; the
+# others keep the reference code). The copy builds; `tools/grade.sh` there grades the
+# student's work (0 for every lab at first), and tools/labs/STUDENT_COPY tells
+# //tools/labs:labs_test that there is no reference to check.
 set -euo pipefail
 
+labs=0
+only=""  # empty: every lab
+case "${1:-}" in
+  --labs)
+    labs=1
+    shift
+    ;;
+  --labs=*)
+    labs=1
+    only=",${1#--labs=},"
+    shift
+    ;;
+esac
 if [ $# -ne 1 ]; then
-  echo "usage: $0 DEST" >&2
+  echo "usage: $0 [--labs[=LAB,...]] DEST" >&2
   exit 2
 fi
 dest="$1"
@@ -30,7 +54,7 @@ removed=0
 while IFS= read -r -d '' file; do
   [ -e "${root}/${file}" ] || continue  # deleted in the work tree, not yet committed
   case "${file}" in
-    */exercises/*/solution.*)
+    */exercises/*/solution.* | docs/answer_keys/*)
       removed=$((removed + 1))
       continue
       ;;
@@ -42,4 +66,34 @@ done < <(git -C "${root}" ls-files -z --cached --others --exclude-standard)
 mkdir -p "${dest}"
 tar -C "${root}" --null -T "${list}" -cf - | tar -C "${dest}" -xf -
 
-echo "export_student_copy.sh: ${kept} files in ${dest}; ${removed} solutions left out"
+if [ "${labs}" -eq 0 ]; then
+  echo "export_student_copy.sh: ${kept} files in ${dest}; ${removed} solutions left out"
+  exit 0
+fi
+
+regions=0
+files=0
+while IFS= read -r file; do
+  replaced=0
+  for lab in $(sed -n 's|^ *// \[mts:lab \([A-Za-z0-9_]*\)\] *$|\1|p' "${dest}/${file}" | sort -u); do
+    if [ -n "${only}" ] && [[ "${only}" != *",${lab},"* ]]; then
+      continue
+    fi
+    /usr/bin/python3 "${root}/tools/labs/make_starter.py" --student --lab "${lab}" \
+      --path "${file}" "${dest}/${file}" "${dest}/${file}.starter"
+    mv "${dest}/${file}.starter" "${dest}/${file}"
+    regions=$((regions + $(grep -c "^ *// \[mts:lab ${lab}\]" "${dest}/${file}")))
+    replaced=1
+  done
+  files=$((files + replaced))
+done < <(cd "${dest}" && grep -rl --include='*.cc' '^ *// \[mts:lab ' src)
+echo "This tree is a student copy: the lab regions hold their starters." \
+  >"${dest}/tools/labs/STUDENT_COPY"
+cat >>"${dest}/.bazelrc" <<'RC'
+
+# A student copy with the labs (tools/export_student_copy.sh --labs): the programs the book
+# runs during the build may stop at a lab not written yet, and say so (tools/build_defs).
+build --define=student_copy=labs
+RC
+echo "export_student_copy.sh: ${kept} files in ${dest}; ${removed} solutions and answer keys" \
+  "left out; ${regions} lab regions in ${files} files replaced by their starters"

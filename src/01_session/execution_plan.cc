@@ -12,6 +12,7 @@ namespace mts {
 std::vector<const Operation*> NeededOps(const std::unordered_set<Output>& fed,
                                         const std::vector<Output>& fetches,
                                         const std::vector<Operation*>& targets) {
+  // [mts:lab 01_session]
   std::unordered_set<const Operation*> seen;
   std::vector<const Operation*> stack;
   auto visit = [&](const Operation* op) {
@@ -34,6 +35,7 @@ std::vector<const Operation*> NeededOps(const std::unordered_set<Output>& fed,
   std::sort(ops.begin(), ops.end(),
             [](const Operation* a, const Operation* b) { return a->id() < b->id(); });
   return ops;
+  // [mts:lab-end]
 }
 // [mts:needed-ops-end]
 
@@ -42,6 +44,7 @@ ExecutionPlan ExecutionPlan::Build(const std::vector<Output>& feeds,
                                    const std::vector<Output>& fetches,
                                    const std::vector<Operation*>& targets,
                                    ResourceMgr& resources) {
+  // [mts:lab 01_session]
   ExecutionPlan plan;
   std::unordered_set<Output> fed(feeds.begin(), feeds.end());
   std::unordered_map<Output, int> slot_of;
@@ -115,6 +118,7 @@ ExecutionPlan ExecutionPlan::Build(const std::vector<Output>& feeds,
     if (!fetched[s] && last_reader[s] >= 0) plan.nodes[last_reader[s]].release.push_back(s);
   }
   return plan;
+  // [mts:lab-end]
 }
 
 }  // namespace mts

@@ -113,6 +113,7 @@ std::shared_ptr<const ExecutionPlan> Session::GetOrBuildPlan(
 std::vector<Tensor> Session::Run(const std::vector<Output>& fetches, const FeedDict& feeds,
                                  const std::vector<Operation*>& targets, const RunOptions& options,
                                  RunMetadata* run_metadata) {
+  // [mts:lab 01_session]
   if (closed()) {
     throw RuntimeError("Attempted to use a closed Session. Make a new session to run again.");
   }
@@ -155,12 +156,14 @@ std::vector<Tensor> Session::Run(const std::vector<Output>& fetches, const FeedD
     results.push_back(value);
   }
   return results;
+  // [mts:lab-end]
 }
 // [mts:session-run-end]
 
 // [mts:session-execute]
 void Session::Execute(const ExecutionPlan& plan, std::vector<Tensor>& values, RunMetadata* metadata,
                       const RunDeadline* deadline) {
+  // [mts:lab 01_session]
   // Input pointers for every node, resolved once per run against this run's value array.
   std::vector<const Tensor*> inputs(plan.input_slots.size());
   for (size_t k = 0; k < inputs.size(); ++k) inputs[k] = &values[plan.input_slots[k]];
@@ -196,6 +199,7 @@ void Session::Execute(const ExecutionPlan& plan, std::vector<Tensor>& values, Ru
     // Dead values go now, so an update later in this run can reuse a variable's buffer.
     for (int slot : node.release) values[slot] = Tensor();
   }
+  // [mts:lab-end]
 }
 // [mts:session-execute-end]
 

@@ -73,6 +73,7 @@ class Session : public SessionInterface {
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
+  // [mts:lab-contract-session-run]
   /// Runs the ops needed for `fetches` and `targets`, with `feeds` replacing tensors, and
   /// returns the fetched values in order.
   /// \throws RuntimeError if the session is closed or the graph is empty;
@@ -83,6 +84,7 @@ class Session : public SessionInterface {
                           const std::vector<Operation*>& targets = {},
                           const RunOptions& options = {},
                           RunMetadata* run_metadata = nullptr) override;
+  // [mts:lab-contract-session-run-end]
 
   /// Releases the session's state and wakes runs blocked on queues. Idempotent; never
   /// throws. Afterwards Run raises RuntimeError("Attempted to use a closed Session.").

@@ -151,6 +151,7 @@ std::optional<std::string> Saver::Save(SessionInterface& session, const std::str
   const std::string save_dir = Dirname(save_path);
   try {
     // [mts:atomic-save]
+    // [mts:lab 02_chief_worker]
     // 1. Read every variable in one Run, so the checkpoint is one consistent snapshot.
     std::vector<Output> reads;
     for (const Variable& v : variables_) reads.push_back(v.value());
@@ -176,6 +177,7 @@ std::optional<std::string> Saver::Save(SessionInterface& session, const std::str
       // 4. Only now delete the oldest: the state file no longer names it.
       MaybeDeleteOldCheckpoints(save_dir);
     }
+    // [mts:lab-end]
     // [mts:atomic-save-end]
   } catch (const OpError& e) {
     if ((e.code() == ErrorCode::kNotFound || e.code() == ErrorCode::kFailedPrecondition) &&

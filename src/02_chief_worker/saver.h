@@ -72,6 +72,7 @@ class Saver {
   /// \throws RuntimeError if the graph is finalized.
   explicit Saver(std::vector<Variable> var_list = {}, SaverOptions options = {});
 
+  // [mts:lab-contract-saver-save]
   /// Saves every variable's value from `session` to "<save_path>-<global_step>" (or
   /// `save_path` without a step) and returns that path. With `write_state`, then records it
   /// in "<dirname(save_path)>/<latest_filename>" and deletes checkpoints beyond max_to_keep.
@@ -89,6 +90,7 @@ class Saver {
                                   std::optional<int64_t> global_step = std::nullopt,
                                   const std::string& latest_filename = "checkpoint",
                                   bool write_state = true);
+  // [mts:lab-contract-saver-save-end]
 
   /// Assigns every variable the value stored in the checkpoint at `save_path`.
   /// An empty saver does nothing.

@@ -289,6 +289,7 @@ SessionManager::Readiness SessionManager::TryRunLocalInitOp(Session& session) co
 // [mts:prepare-session]
 std::unique_ptr<Session> SessionManager::PrepareSession(const std::string& master,
                                                         const PrepareSessionOptions& options) {
+  // [mts:lab 02_chief_worker]
   Operation* const init_op = options.init_op;
   const InitFn& init_fn = options.init_fn;
   // On every error below the unique_ptr closes and frees the session; TensorFlow leaves the
@@ -318,11 +319,13 @@ std::unique_ptr<Session> SessionManager::PrepareSession(const std::string& maste
                        ", local_init_op: " + NameOf(local_init_op_) + ", error: " + model.message);
   }
   return std::move(session);
+  // [mts:lab-end]
 }
 // [mts:prepare-session-end]
 
 std::pair<std::unique_ptr<Session>, bool> SessionManager::RecoverSession(
     const std::string& master, const RecoverSessionOptions& options) {
+  // [mts:lab 02_chief_worker]
   auto [session, restored] = RestoreCheckpoint(master, options);
   // Local init is tried even without a restore, as TensorFlow does.
   const Readiness local = TryRunLocalInitOp(*session);
@@ -343,11 +346,13 @@ std::pair<std::unique_ptr<Session>, bool> SessionManager::RecoverSession(
   }
   MTS_LOG(INFO) << "Restored model from " << source;
   return {std::move(session), true};
+  // [mts:lab-end]
 }
 
 // [mts:wait-for-session]
 std::unique_ptr<Session> SessionManager::WaitForSession(const std::string& master,
                                                         double max_wait_secs) {
+  // [mts:lab 02_chief_worker]
   const double start = clock_->NowSeconds();
   while (true) {
     // A new session per attempt: in a distributed job the old one may be on a master that
@@ -392,6 +397,7 @@ std::unique_ptr<Session> SessionManager::WaitForSession(const std::string& maste
     MTS_LOG(INFO) << line.str();
     Sleep(recovery_wait_secs_);
   }
+  // [mts:lab-end]
 }
 // [mts:wait-for-session-end]
 

@@ -125,6 +125,7 @@ class SessionManager {
   /// \throws ValueError if ready_for_local_init_op is given without local_init_op.
   explicit SessionManager(SessionManagerOptions options = {});
 
+  // [mts:lab-contract-session-manager]
   /// The chief's path. Makes a session on `master`; restores it from
   /// `options.checkpoint_filename_with_path`, or from the latest checkpoint in
   /// `options.checkpoint_dir` (waiting up to `max_wait_secs` for one to appear if
@@ -168,6 +169,7 @@ class SessionManager {
   ///   uninitialized value (that means "not ready").
   std::unique_ptr<Session> WaitForSession(
       const std::string& master, double max_wait_secs = std::numeric_limits<double>::infinity());
+  // [mts:lab-contract-session-manager-end]
 
   /// The graph sessions are made on.
   Graph* graph() const { return graph_; }

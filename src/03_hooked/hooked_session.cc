@@ -42,6 +42,7 @@ HookedSession::HookedSession(std::unique_ptr<SessionInterface> session,
 std::vector<Tensor> HookedSession::Run(const std::vector<Output>& fetches, const FeedDict& feeds,
                                        const std::vector<Operation*>& targets,
                                        const RunOptions& options, RunMetadata* run_metadata) {
+  // [mts:lab 03_hooked]
   if (ShouldStop()) throw RuntimeError("Run called even after should_stop requested.");
   // Without hooks there is nothing to ask, merge or hand back: skip building the copies
   // below, which cost more than the layer's target of 100 ns (see the performance appendix).
@@ -102,6 +103,7 @@ std::vector<Tensor> HookedSession::Run(const std::vector<Output>& fetches, const
 
   outputs.resize(fetches.size());
   return outputs;
+  // [mts:lab-end]
 }
 // [mts:hooked-run-end]
 

@@ -44,6 +44,7 @@ class HookedSession : public WrappedSession {
   using WrappedSession::Run;
   /// \endcond
 
+  // [mts:lab-contract-hooked-run]
   /// Runs `fetches` together with what every hook asked for, in one run of the inner
   /// session, then hands each hook its results; returns the caller's fetches.
   /// \throws RuntimeError "Run called even after should_stop requested." once a hook has
@@ -55,6 +56,7 @@ class HookedSession : public WrappedSession {
                           const std::vector<Operation*>& targets = {},
                           const RunOptions& options = {},
                           RunMetadata* run_metadata = nullptr) override;
+  // [mts:lab-contract-hooked-run-end]
 
   /// The hooks, in call order.
   const std::vector<std::shared_ptr<SessionRunHook>>& hooks() const { return hooks_; }

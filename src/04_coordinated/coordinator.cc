@@ -60,6 +60,7 @@ bool Coordinator::IsCleanStop(const std::exception_ptr& error) const {
 
 // [mts:request-stop]
 void Coordinator::RequestStop(std::exception_ptr error) {
+  // [mts:lab 04_coordinated]
   // A clean stop ("the input is exhausted") stops the threads but is no error.
   if (IsCleanStop(error)) error = nullptr;
   std::unique_lock<std::mutex> lock(mu_);
@@ -76,6 +77,7 @@ void Coordinator::RequestStop(std::exception_ptr error) {
   }
   stop_requested_ = true;
   cv_.notify_all();
+  // [mts:lab-end]
 }
 // [mts:request-stop-end]
 
@@ -87,11 +89,14 @@ void Coordinator::ClearStop() {
 }
 
 bool Coordinator::ShouldStop() const {
+  // [mts:lab 04_coordinated]
   std::lock_guard<std::mutex> lock(mu_);
   return stop_requested_;
+  // [mts:lab-end]
 }
 
 bool Coordinator::WaitForStop(std::optional<double> timeout_secs) {
+  // [mts:lab 04_coordinated]
   std::unique_lock<std::mutex> lock(mu_);
   if (!timeout_secs) {
     cv_.wait(lock, [this] { return stop_requested_; });
@@ -100,6 +105,7 @@ bool Coordinator::WaitForStop(std::optional<double> timeout_secs) {
   // Through the clock, so that a FakeClock's time, not the wall's, ends the wait.
   return clock_->WaitFor(lock, cv_, SecondsToMicros(*timeout_secs),
                          [this] { return stop_requested_; });
+  // [mts:lab-end]
 }
 
 void Coordinator::StopOnException(const std::function<void()>& body) {
@@ -122,6 +128,7 @@ void Coordinator::RegisterThread(std::shared_ptr<CoordinatedThread> thread) {
 // [mts:coordinator-join]
 void Coordinator::Join(const std::vector<std::shared_ptr<CoordinatedThread>>& threads,
                        double stop_grace_period_secs, bool ignore_live_threads) {
+  // [mts:lab 04_coordinated]
   // The threads to wait for: the registered ones and those passed in, each once. A thread
   // registered after this point is not waited for.
   std::vector<std::shared_ptr<CoordinatedThread>> all;
@@ -173,6 +180,7 @@ void Coordinator::Join(const std::vector<std::shared_ptr<CoordinatedThread>>& th
   const std::string message = "Coordinator stopped with threads still running: " + stragglers;
   if (!ignore_live_threads) throw RuntimeError(message);
   MTS_LOG(INFO) << message;
+  // [mts:lab-end]
 }
 // [mts:coordinator-join-end]
 

@@ -94,6 +94,7 @@ class Coordinator {
   Coordinator(const Coordinator&) = delete;
   Coordinator& operator=(const Coordinator&) = delete;
 
+  // [mts:lab-contract-coordinator]
   /// Asks every thread to stop: ShouldStop() turns true and WaitForStop() returns. If
   /// `error` is given, is not a clean stop, and no stop was requested before, it is recorded
   /// (logged as "Error reported to Coordinator: <type>, <message>") for Join() and
@@ -144,6 +145,7 @@ class Coordinator {
   ///   same text is logged instead.
   void Join(const std::vector<std::shared_ptr<CoordinatedThread>>& threads = {},
             double stop_grace_period_secs = 120, bool ignore_live_threads = false);
+  // [mts:lab-contract-coordinator-end]
 
   /// Whether Join() has finished (since construction or the last ClearStop()).
   bool joined() const;

@@ -79,6 +79,7 @@ std::vector<std::exception_ptr> QueueRunner::exceptions_raised() const {
 // [mts:enqueue-thread]
 void QueueRunner::RunEnqueueLoop(const std::shared_ptr<State>& state, SessionInterface* session,
                                  Operation* enqueue_op, Coordinator* coord) {
+  // [mts:lab 04_coordinated]
   // Every way out of this function counts the thread as ended exactly once.
   bool counted = false;
   auto count_end = [&] {
@@ -135,11 +136,13 @@ void QueueRunner::RunEnqueueLoop(const std::shared_ptr<State>& state, SessionInt
   count_end();
   // As a Python thread re-raises it: CoordinatedThread logs it and the thread ends.
   std::rethrow_exception(error);
+  // [mts:lab-end]
 }
 // [mts:enqueue-thread-end]
 
 void QueueRunner::CloseOnStop(const std::shared_ptr<State>& state, SessionInterface* session,
                               Coordinator* coord) {
+  // [mts:lab 04_coordinated]
   coord->WaitForStop();
   try {
     session->Run(state->cancel_op);
@@ -147,10 +150,12 @@ void QueueRunner::CloseOnStop(const std::shared_ptr<State>& state, SessionInterf
     // Ignored on purpose: a stop often comes with the session already closing, and the
     // only aim here is that no enqueue stays blocked.
   }
+  // [mts:lab-end]
 }
 
 std::vector<std::shared_ptr<CoordinatedThread>> QueueRunner::CreateThreads(
     SessionInterface& session, Coordinator* coord, bool start) {
+  // [mts:lab 04_coordinated]
   {
     std::lock_guard<std::mutex> lock(state_->mu);
     if (state_->runs_per_session.count(&session) > 0) return {};  // Still running there.
@@ -174,6 +179,7 @@ std::vector<std::shared_ptr<CoordinatedThread>> QueueRunner::CreateThreads(
     if (start) thread->Start();
   }
   return threads;
+  // [mts:lab-end]
 }
 
 void AddQueueRunner(std::shared_ptr<QueueRunner> runner, Graph* graph) {

@@ -100,6 +100,7 @@ class QueueRunner {
   /// The codes that mean "the input is exhausted".
   const std::vector<ErrorCode>& queue_closed_error_codes() const;
 
+  // [mts:lab-contract-queue-runner]
   /// Makes the threads that run the enqueue ops in `session`: one per op, named
   /// `QueueRunnerThread-QUEUE-OP`, plus, when `coord` is given,
   /// `QueueRunnerThread-QUEUE-close_on_stop`. Each is registered with `coord` and started
@@ -110,6 +111,7 @@ class QueueRunner {
   std::vector<std::shared_ptr<CoordinatedThread>> CreateThreads(SessionInterface& session,
                                                                 Coordinator* coord = nullptr,
                                                                 bool start = false);
+  // [mts:lab-contract-queue-runner-end]
 
   /// The errors enqueue threads met while running without a Coordinator, in order.
   std::vector<std::exception_ptr> exceptions_raised() const;

@@ -16,6 +16,7 @@ RecoverableSession::RecoverableSession(std::shared_ptr<SessionCreator> creator,
 // [mts:create-with-retries]
 std::unique_ptr<SessionInterface> RecoverableSession::CreateWithRetries(
     SessionCreator& creator, const RecoveryOptions& options) {
+  // [mts:lab 05_recoverable]
   Clock* clock = options.clock != nullptr ? options.clock : RealClock();
   // Capped from the first wait on: an initial backoff above the maximum must not make the
   // first wait the longest one.
@@ -44,17 +45,20 @@ std::unique_ptr<SessionInterface> RecoverableSession::CreateWithRetries(
       backoff = std::min(backoff * 2, options.max_backoff_secs);
     }
   }
+  // [mts:lab-end]
 }
 // [mts:create-with-retries-end]
 
 // [mts:recover]
 void RecoverableSession::Recover(const std::exception& cause) {
+  // [mts:lab 05_recoverable]
   MTS_LOG(INFO) << "A preemption error was raised; closing this session and creating a new "
                 << "one (a parameter server or worker may have restarted). Error: "
                 << cause.what();
   WrappedSession::Close();  // Swallows further preemption errors from the broken stack.
   ResetInner(CreateWithRetries(*creator_, options_));
   ++num_recoveries_;
+  // [mts:lab-end]
 }
 
 std::vector<Tensor> RecoverableSession::Run(const std::vector<Output>& fetches,
@@ -62,6 +66,7 @@ std::vector<Tensor> RecoverableSession::Run(const std::vector<Output>& fetches,
                                             const std::vector<Operation*>& targets,
                                             const RunOptions& options,
                                             RunMetadata* run_metadata) {
+  // [mts:lab 05_recoverable]
   while (true) {
     if (closed_) {
       throw RuntimeError("Attempted to use a closed Session. Make a new session to run again.");
@@ -73,12 +78,14 @@ std::vector<Tensor> RecoverableSession::Run(const std::vector<Output>& fetches,
       Recover(e);  // Then the whole call again, on the new stack.
     }
   }
+  // [mts:lab-end]
 }
 // [mts:recover-end]
 
 // [mts:recoverable-run-step-fn]
 void RecoverableSession::RunStepFn(
     const std::function<void(SessionInterface& below)>& step_fn) {
+  // [mts:lab 05_recoverable]
   while (true) {
     if (closed_) throw RuntimeError("Attempted to use a closed Session.");
     try {
@@ -89,10 +96,12 @@ void RecoverableSession::RunStepFn(
       Recover(e);  // Then the whole step function again, on the new stack.
     }
   }
+  // [mts:lab-end]
 }
 // [mts:recoverable-run-step-fn-end]
 
 bool RecoverableSession::InnerShouldStop() {
+  // [mts:lab 05_recoverable]
   auto* below = dynamic_cast<WrappedSession*>(inner());
   if (below == nullptr) return false;
   try {
@@ -104,6 +113,7 @@ bool RecoverableSession::InnerShouldStop() {
   } catch (...) {
     return true;  // Not ours to recover; Close raises it again.
   }
+  // [mts:lab-end]
 }
 
 void RecoverableSession::Close() {

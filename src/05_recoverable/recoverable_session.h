@@ -62,6 +62,7 @@ struct RecoveryOptions {
 /// A session that survives preemption by re-creating everything below it.
 class RecoverableSession : public WrappedSession {
  public:
+  // [mts:lab-contract-recoverable]
   /// Creates the first stack with `creator`, retrying on preemption errors.
   /// \throws OpError as a creation throws it, except a preemption error, which is retried;
   ///   the last preemption error once RecoveryOptions::max_creation_attempts are used up
@@ -96,6 +97,7 @@ class RecoverableSession : public WrappedSession {
   /// \throws RuntimeError "Attempted to use a closed Session." after Close().
   /// \throws OpError as `step_fn` throws it, unless it is a preemption error (recovered).
   void RunStepFn(const std::function<void(SessionInterface& below)>& step_fn);
+  // [mts:lab-contract-recoverable-end]
 
   /// Closes the current stack. Afterwards Run raises and ShouldStop is true.
   void Close() override;

@@ -20,6 +20,7 @@ MonitoredSession::MonitoredSession(std::shared_ptr<SessionCreator> session_creat
     : graph_(&GetDefaultGraph()),
       graph_was_finalized_(graph_->finalized()),
       hooks_(std::move(hooks)) {
+  // [mts:lab 06_monitored]
   // 1. Begin: once, before any session exists, while hooks may still add ops.
   for (const auto& hook : hooks_) hook->Begin();
   if (session_creator == nullptr) session_creator = std::make_shared<ChiefSessionCreator>();
@@ -38,6 +39,7 @@ MonitoredSession::MonitoredSession(std::shared_ptr<SessionCreator> session_creat
   } else {
     sess_ = coordinated_creator_->CreateCoordinatedSession();
   }
+  // [mts:lab-end]
 }
 // [mts:monitored-construct-end]
 
@@ -97,6 +99,7 @@ void MonitoredSession::CloseAfterError() { CloseInternal(/*run_end_hooks=*/false
 
 // [mts:monitored-close]
 void MonitoredSession::CloseInternal(bool run_end_hooks) {
+  // [mts:lab 06_monitored]
   if (sess_ == nullptr) {
     throw RuntimeError(
         "Session is already closed. Close it once: WithMonitoredSession closes the session "
@@ -118,11 +121,13 @@ void MonitoredSession::CloseInternal(bool run_end_hooks) {
   }
   restore_graph();
   if (end_error) std::rethrow_exception(end_error);
+  // [mts:lab-end]
 }
 // [mts:monitored-close-end]
 
 // [mts:monitored-end-hooks]
 std::exception_ptr MonitoredSession::RunEndHooks() {
+  // [mts:lab 06_monitored]
   // Every hook's End runs, even after one has raised: a SummarySaverHook whose disk filled
   // must not cost the CheckpointSaverHook after it the final checkpoint. (TensorFlow stops
   // at the first End that raises.) Each failure is logged as it happens; the first is
@@ -140,6 +145,7 @@ std::exception_ptr MonitoredSession::RunEndHooks() {
     }
   }
   return first_error;
+  // [mts:lab-end]
 }
 // [mts:monitored-end-hooks-end]
 

@@ -83,6 +83,7 @@ class MonitoredSession : public SessionInterface, public RunsOwnQueueRunners {
   /// The hooks of a session, called in this order.
   using Hooks = std::vector<std::shared_ptr<SessionRunHook>>;
 
+  // [mts:lab-contract-monitored-construct]
   /// Calls every hook's Begin, then creates the stack with `session_creator` (null: a
   /// ChiefSessionCreator with a default Scaffold), recovering from preemption errors.
   /// \throws OpError as Begin or the creation throws it (other than a recovered preemption
@@ -90,6 +91,7 @@ class MonitoredSession : public SessionInterface, public RunsOwnQueueRunners {
   ///   prepared. No hook's End is called and the graph stays finalized.
   explicit MonitoredSession(std::shared_ptr<SessionCreator> session_creator = nullptr,
                             Hooks hooks = {}, MonitoredSessionOptions options = {});
+  // [mts:lab-contract-monitored-construct-end]
   /// Closes the stack if still open, as after an error (no hook's End); never throws.
   ~MonitoredSession() override;
   MonitoredSession(const MonitoredSession&) = delete;
@@ -130,6 +132,7 @@ class MonitoredSession : public SessionInterface, public RunsOwnQueueRunners {
   /// stop, a thread recorded an error (raised again by Close), or the session is closed.
   bool ShouldStop();
 
+  // [mts:lab-contract-monitored-close]
   /// The clean close: every hook's End with the raw session still open, then the stack's
   /// Close. A hook whose End raises does not stop the others' End (beyond TensorFlow, which
   /// stops at the first): the error is logged at once and the first one is raised after
@@ -145,6 +148,7 @@ class MonitoredSession : public SessionInterface, public RunsOwnQueueRunners {
   /// \throws RuntimeError "Session is already closed. ..." if already closed; otherwise what
   ///   the stack's Close throws.
   void CloseAfterError();
+  // [mts:lab-contract-monitored-close-end]
 
   /// The graph the session runs, or nullptr once closed.
   Graph* graph() const override;

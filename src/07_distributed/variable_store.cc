@@ -51,6 +51,7 @@ VariableStore::VariableStore()
     : incarnation_(NewIncarnation()), session_(std::make_unique<Session>(&graph_)) {}
 
 void VariableStore::CheckIncarnation(uint64_t requested) const {
+  // [mts:lab 07_distributed]
   if (requested != incarnation_) {
     throw AbortedError(
         "The parameter server restarted and lost its variables: it is "
@@ -60,9 +61,11 @@ void VariableStore::CheckIncarnation(uint64_t requested) const {
         ". Re-create the session (RecoverableSession does) so the chief "
         "restores the latest checkpoint.");
   }
+  // [mts:lab-end]
 }
 
 Operation* VariableStore::VariableLocked(const distributed::VariableSpec& spec) {
+  // [mts:lab 07_distributed]
   if (spec.name().empty()) {
     throw InvalidArgumentError("A variable on the wire has no name; the message is damaged.");
   }
@@ -85,10 +88,12 @@ Operation* VariableStore::VariableLocked(const distributed::VariableSpec& spec) 
                                       {{"dtype", dtype}, {"shape", shape}});
   variables_.emplace(spec.name(), op);
   return op;
+  // [mts:lab-end]
 }
 
 distributed::ReadVariablesResponse VariableStore::Read(
     const distributed::ReadVariablesRequest& request) {
+  // [mts:lab 07_distributed]
   std::lock_guard<std::mutex> lock(mu_);
   CheckIncarnation(request.incarnation());
   distributed::ReadVariablesResponse response;
@@ -105,10 +110,12 @@ distributed::ReadVariablesResponse VariableStore::Read(
     }
   }
   return response;
+  // [mts:lab-end]
 }
 
 const VariableStore::CachedUpdate& VariableStore::UpdateOpLocked(
     const distributed::Update& update, const std::vector<Tensor>& inputs) {
+  // [mts:lab 07_distributed]
   // The signature: the op type, its variables, its inputs' dtypes and shapes, its attributes.
   std::string key = update.type();
   for (const auto& v : update.variables()) key += "|" + v.name();
@@ -142,6 +149,7 @@ const VariableStore::CachedUpdate& VariableStore::UpdateOpLocked(
   // [mts:ps-update-scratch-end]
   return update_ops_.emplace(key, MakeUpdateOp(graph_, variables, inputs, update.type(), op_attrs))
       .first->second;
+  // [mts:lab-end]
 }
 
 VariableStore::CachedUpdate VariableStore::MakeUpdateOp(Graph& graph,
@@ -165,6 +173,7 @@ VariableStore::CachedUpdate VariableStore::MakeUpdateOp(Graph& graph,
 }
 
 void VariableStore::Apply(const distributed::ApplyUpdatesRequest& request) {
+  // [mts:lab 07_distributed]
   std::lock_guard<std::mutex> lock(mu_);
   CheckIncarnation(request.incarnation());
   for (const distributed::Update& update : request.updates()) {
@@ -187,6 +196,7 @@ void VariableStore::Apply(const distributed::ApplyUpdatesRequest& request) {
                                  update.op_name());
     }
   }
+  // [mts:lab-end]
 }
 
 int VariableStore::num_graph_ops() const {

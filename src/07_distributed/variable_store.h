@@ -52,6 +52,7 @@ class VariableStore {
   VariableStore(const VariableStore&) = delete;
   VariableStore& operator=(const VariableStore&) = delete;
 
+  // [mts:lab-contract-variable-store]
   /// The random number that identifies this store (this server process).
   uint64_t incarnation() const { return incarnation_; }
 
@@ -73,6 +74,7 @@ class VariableStore {
   /// \throws OpError as the update op raised it (e.g. FailedPreconditionError for an unset
   ///   variable), naming the worker's op. Updates before the failing one stay applied.
   void Apply(const distributed::ApplyUpdatesRequest& request);
+  // [mts:lab-contract-variable-store-end]
 
   /// How many variables the store holds (set or not).
   int num_variables() const;

@@ -125,6 +125,7 @@ NotDifferentiable::NotDifferentiable(const std::string& op_type) {
 // [mts:gradients]
 std::vector<Output> Gradients(const std::vector<Output>& ys, const std::vector<Output>& xs,
                               const std::vector<Output>& grad_ys, const std::string& name) {
+  // [mts:lab 01_learning]
   if (ys.empty()) throw ValueError("Gradients: ys is empty");
   std::vector<Output> all = ys;
   all.insert(all.end(), xs.begin(), xs.end());
@@ -186,6 +187,7 @@ std::vector<Output> Gradients(const std::vector<Output>& ys, const std::vector<O
   std::vector<Output> result;
   for (const Output& x : xs) result.push_back(summed(x));
   return result;
+  // [mts:lab-end]
 }
 // [mts:gradients-end]
 

@@ -44,6 +44,7 @@ struct NotDifferentiable {
   explicit NotDifferentiable(const std::string& op_type);
 };
 
+// [mts:lab-contract-gradients]
 /// Adds ops computing d(sum of ys)/d(xs[i]) for each i and returns them, in the order of
 /// `xs`. `grad_ys`, if given, weights each y (default: ones). A null Output is returned for
 /// an x that no y depends on.
@@ -52,6 +53,7 @@ struct NotDifferentiable {
 std::vector<Output> Gradients(const std::vector<Output>& ys, const std::vector<Output>& xs,
                               const std::vector<Output>& grad_ys = {},
                               const std::string& name = "gradients");
+// [mts:lab-contract-gradients-end]
 
 /// Sums tensors of one shape and dtype (TensorFlow's tf.add_n). \pre !inputs.empty().
 Output AddN(const std::vector<Output>& inputs, const std::string& name = "AddN");

@@ -1,0 +1,294 @@
+"""The labs: one table, read by Bazel (tools/labs/BUILD: the config_settings, labs_test's
+data) and by Python (tools/labs/labs.py reads it as a literal: keep it plain data).
+
+Each lab: its name (the value of --define=lab=NAME and of its regions' markers), its title,
+its page, the libraries whose lab regions the student writes (mts_lab_library), the test
+groups that grade it, in the order a student should make them pass (the stage's own tests
+first, then the WrappedSession contract suite where the layer is a wrapper, then the layers
+above it; each a test target, a gtest filter and points), and how many of its graded test
+cases the starter must fail ("all", or a number; cases that never reach the lab's functions,
+such as a constructor's argument checks, pass either way), which labs_test checks on the
+groups it can preload a starter into (not those marked "linkstatic": their test binaries
+link the layers into the executable, so only `tools/grade.sh --starter`, which rebuilds
+them, sees the starter there). Each
+group must also have at least one case the starter fails, so that the starter scores 0: a
+group's points are all or nothing (labs.py).
+"""
+
+LABS = [
+    {
+        "name": "01_session",
+        "title": "the execution plan, Session::Run and the executor",
+        "page": "chapters/01_session/lab.md",
+        "libraries": ["//src/01_session:session"],
+        "must_fail": 89,
+        "groups": [
+            {
+                "name": "Session: plan, run, feeds and fetches",
+                "test": "//tests/01_session:session_test",
+                "filter": "*",
+                "points": 50,
+            },
+            {
+                "name": "variables through the Session",
+                "test": "//tests/01_session:variables_test",
+                "filter": "*",
+                "points": 20,
+            },
+            {
+                "name": "layer 03: HookedSession",
+                "test": "//tests/03_hooked:hooked_session_test",
+                "filter": "*",
+                "points": 15,
+            },
+            {
+                "name": "layer 06: MonitoredSession",
+                "test": "//tests/06_monitored:monitored_session_test",
+                "filter": "*",
+                "points": 15,
+            },
+        ],
+    },
+    {
+        "name": "01_learning",
+        "title": "reverse-mode Gradients",
+        "page": "chapters/01_session/lab_learning.md",
+        "libraries": ["//src/01_session/learning:gradients"],
+        "must_fail": 60,
+        "groups": [
+            {
+                "name": "Gradients: each op's gradient and the walk back",
+                "test": "//tests/01_session/learning:gradients_test",
+                "filter": "*",
+                "points": 50,
+            },
+            {
+                "name": "the optimizers built on Gradients",
+                "test": "//tests/01_session/learning:optimizer_test",
+                "filter": "*",
+                "points": 30,
+            },
+            {
+                "name": "models that train to convergence",
+                "test": "//tests/01_session/learning:training_convergence_test",
+                "filter": "*",
+                "points": 20,
+            },
+        ],
+    },
+    {
+        "name": "02_chief_worker",
+        "title": "SessionManager's chief and worker paths, Saver's atomic save",
+        "page": "chapters/02_chief_worker/lab.md",
+        "libraries": ["//src/02_chief_worker:session_manager", "//src/02_chief_worker:saver"],
+        "must_fail": 106,
+        "groups": [
+            {
+                "name": "SessionManager: prepare, recover, wait",
+                "test": "//tests/02_chief_worker:session_manager_test",
+                "filter": "*",
+                "points": 35,
+            },
+            {
+                "name": "Saver: the atomic save",
+                "test": "//tests/02_chief_worker:saver_test",
+                "filter": "*",
+                "points": 25,
+            },
+            {
+                "name": "Saver: killed in the middle of a save",
+                "test": "//tests/02_chief_worker:saver_crash_test",
+                "filter": "*",
+                "points": 10,
+            },
+            {
+                "name": "the session creators on top",
+                "test": "//tests/02_chief_worker:session_creator_test",
+                "filter": "*",
+                "points": 10,
+            },
+            {
+                "name": "layer 03: CheckpointSaverHook",
+                "test": "//tests/03_hooked:checkpoint_saver_hook_test",
+                "filter": "*",
+                "points": 10,
+            },
+            {
+                "name": "layer 06: MonitoredSession",
+                "test": "//tests/06_monitored:monitored_session_test",
+                "filter": "*",
+                "points": 10,
+            },
+        ],
+    },
+    {
+        "name": "03_hooked",
+        "title": "HookedSession::Run",
+        "page": "chapters/03_hooked/lab.md",
+        "libraries": ["//src/03_hooked:hooked_session"],
+        "must_fail": 32,
+        "groups": [
+            {
+                "name": "HookedSession::Run",
+                "test": "//tests/03_hooked:hooked_session_test",
+                "filter": "*",
+                "points": 50,
+            },
+            {
+                "name": "the WrappedSession contract",
+                "test": "//tests/03_hooked:wrapped_session_contract_test",
+                "filter": "Stage03/WrappedSessionContractTest/1.*",
+                "points": 20,
+            },
+            {
+                "name": "layer 04: CoordinatedSession",
+                "test": "//tests/04_coordinated:coordinated_session_test",
+                "filter": "*",
+                "points": 15,
+            },
+            {
+                "name": "layer 06: MonitoredSession",
+                "test": "//tests/06_monitored:monitored_session_test",
+                "filter": "*",
+                "points": 15,
+            },
+        ],
+    },
+    {
+        "name": "04_coordinated",
+        "title": "Coordinator and QueueRunner",
+        "page": "chapters/04_coordinated/lab.md",
+        "libraries": ["//src/04_coordinated:coordinator", "//src/04_coordinated:queue_runner"],
+        "must_fail": 69,
+        "groups": [
+            {
+                "name": "Coordinator: stop, first error, join",
+                "test": "//tests/04_coordinated:coordinator_test",
+                "filter": "*",
+                "points": 40,
+            },
+            {
+                "name": "QueueRunner",
+                "test": "//tests/04_coordinated:queue_runner_test",
+                "filter": "*",
+                "points": 25,
+            },
+            {
+                "name": "the WrappedSession contract (CoordinatedSession)",
+                "test": "//tests/04_coordinated:coordinated_session_test",
+                "filter": "Stage04/*",
+                "points": 10,
+            },
+            {
+                "name": "CoordinatedSession on top",
+                "test": "//tests/04_coordinated:coordinated_session_test",
+                "filter": "CoordinatedSessionTest.*",
+                "points": 10,
+            },
+            {
+                "name": "layer 06: MonitoredSession",
+                "test": "//tests/06_monitored:monitored_session_test",
+                "filter": "*",
+                "points": 15,
+            },
+        ],
+    },
+    {
+        "name": "05_recoverable",
+        "title": "RecoverableSession",
+        "page": "chapters/05_recoverable/lab.md",
+        "libraries": ["//src/05_recoverable:recoverable_session"],
+        "must_fail": 71,
+        "groups": [
+            {
+                "name": "RecoverableSession: each phase, each error",
+                "test": "//tests/05_recoverable:recoverable_session_test",
+                "filter": "RecoverableSessionTest.*:EachPhase/*",
+                "points": 50,
+            },
+            {
+                "name": "the WrappedSession contract",
+                "test": "//tests/05_recoverable:recoverable_session_test",
+                "filter": "Stage05/*",
+                "points": 20,
+            },
+            {
+                "name": "layer 06: MonitoredSession",
+                "test": "//tests/06_monitored:monitored_session_test",
+                "filter": "*",
+                "points": 20,
+            },
+            {
+                "name": "layer 06: MonitoredTrainingSession",
+                "test": "//tests/06_monitored:monitored_training_session_test",
+                "filter": "*",
+                "points": 10,
+            },
+        ],
+    },
+    {
+        "name": "06_monitored",
+        "title": "MonitoredSession's construction and close order",
+        "page": "chapters/06_monitored/lab.md",
+        "libraries": ["//src/06_monitored:monitored_session"],
+        "must_fail": 36,
+        "groups": [
+            {
+                "name": "MonitoredSession",
+                "test": "//tests/06_monitored:monitored_session_test",
+                "filter": "*",
+                "points": 60,
+            },
+            {
+                "name": "MonitoredTrainingSession on top",
+                "test": "//tests/06_monitored:monitored_training_session_test",
+                "filter": "*",
+                "points": 25,
+            },
+            {
+                "name": "layer 07: over gRPC",
+                "test": "//tests/07_distributed:monitored_training_session_over_grpc_test",
+                "filter": "*",
+                "points": 15,
+                "linkstatic": True,
+            },
+        ],
+    },
+    {
+        "name": "07_distributed",
+        "title": "the parameter server's VariableStore",
+        "page": "chapters/07_distributed/lab.md",
+        "libraries": ["//src/07_distributed:variable_store"],
+        "must_fail": "all",
+        "groups": [
+            {
+                "name": "remote sessions against a ps",
+                "test": "//tests/07_distributed:remote_session_test",
+                "filter": "*",
+                "points": 40,
+                "linkstatic": True,
+            },
+            {
+                "name": "damaged messages",
+                "test": "//tests/07_distributed:damaged_message_test",
+                "filter": "*",
+                "points": 20,
+                "linkstatic": True,
+            },
+            {
+                "name": "a chief that restarts",
+                "test": "//tests/07_distributed:chief_restart_test",
+                "filter": "*",
+                "points": 20,
+                "linkstatic": True,
+            },
+            {
+                "name": "MonitoredTrainingSession over gRPC",
+                "test": "//tests/07_distributed:monitored_training_session_over_grpc_test",
+                "filter": "*",
+                "points": 20,
+                "linkstatic": True,
+            },
+        ],
+    },
+]
