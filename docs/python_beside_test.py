@@ -8,14 +8,16 @@ the book, beside the mts C++ cut by marker from a program the build compiles and
 each pair:
 
 - the Python parses (it is real Python, not pseudo-code);
-- every TensorFlow name it uses (`tf.X`, `tf.train.X`, `tf.errors.X`, ...) has a row on
+- every TensorFlow name it uses (`tf.X`, `tf.train.X`, `tf.errors.X`, ..., and a name it
+  imports from a `tensorflow` module, such as `_HookedSession`) has a row on
   docs/tensorflow_names.md, and that row's mts name is used on the C++ side (where a row
   maps as many TensorFlow names as mts names, the one at the same place; otherwise any);
 - every method it calls or overrides (`sess.run`, `def before_run`) and every keyword
   argument (`max_to_keep=3`) appears on the C++ side under the names page's rule (the same
   name in CamelCase for a method, the same name for an argument), or through a row of the
   names page that maps it; `name=`, `shape=` and `dtype=` of op functions are positional in
-  mts and not checked;
+  mts, and the arguments of Python's own modules (`threading.Thread(target=...)`) are
+  Python's: those are not checked;
 - the chapters 01-07 each have three to six pairs, and every page with pairs opens them
   with the same block form.
 
@@ -31,6 +33,9 @@ import sys
 
 BESIDE_RE = re.compile(r"^(`{3,})\{beside\} (\S+) (\S+)\n(.*?)^\1\s*$", re.M | re.S)
 NOT_CHECKED_KEYWORDS = {"name", "shape", "dtype"}
+# Python's own modules: their calls are checked as methods (`threading.Thread` must be on the
+# names page), their keyword arguments are Python's, not TensorFlow's.
+PYTHON_MODULES = {"threading", "time", "os"}
 RULE = "Methods keep their TensorFlow names in CamelCase"
 
 
@@ -134,7 +139,11 @@ def python_names(python):
                 name = dotted(node.func)
                 if not (name and name.startswith("tf.")):
                     methods.add(node.func.attr)
-            keywords.update(k.arg for k in node.keywords if k.arg)
+            root = (dotted(node.func) or "").split(".")[0]
+            if root not in PYTHON_MODULES:
+                keywords.update(k.arg for k in node.keywords if k.arg)
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("tensorflow"):
+            tf_names.update(alias.name for alias in node.names)
         if isinstance(node, ast.ClassDef) and any((dotted(b) or "").startswith("tf.")
                                                   for b in node.bases):
             methods.update(f.name for f in node.body
