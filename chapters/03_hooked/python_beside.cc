@@ -103,7 +103,8 @@ void StopAtStep() {
   HookedSession hooked(std::move(sess), {hook});
   while (!hooked.ShouldStop()) hooked.Run(train_op);  // Five steps, then stop.
   // [mts:pair-stop-at-step-end]
-  Expect(GlobalStepValue(hooked, model.global_step.value()) == 5, "did not stop at step 5");
+  Expect(GlobalStepValue(*hooked.inner(), model.global_step.value()) == 5,
+         "did not stop at step 5");
 }
 
 void SaveEverySteps() {
@@ -124,7 +125,7 @@ void SaveEverySteps() {
   stop_hook->AfterCreateSession(*sess, nullptr);
   HookedSession hooked(std::move(sess), {saver_hook, stop_hook});
   while (!hooked.ShouldStop()) hooked.Run(train_op);  // Saves at steps 2 and 4.
-  saver_hook->End(hooked);                            // A last save, at the final step 5.
+  saver_hook->End(*hooked.inner());                   // The raw session: a last save, at step 5.
   // [mts:pair-checkpoint-saver-hook-end]
   std::optional<std::string> latest = LatestCheckpoint(checkpoint_dir);
   Expect(latest && *latest == checkpoint_dir + "/model.ckpt-5", "no checkpoint at step 5");

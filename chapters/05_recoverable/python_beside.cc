@@ -93,7 +93,7 @@ void OtherErrorsPass() {
   Output x = Placeholder(DataType::kFloat, TensorShape({}), "x");
   Output y = Mul(x, Constant(2.0f), "y");
   int created = 0;
-  std::shared_ptr<SessionCreator> creator = PreemptedChief(nullptr, &created);
+  std::shared_ptr<SessionCreator> creator = PreemptedChief(FaultSchedule::Never(), &created);
   RecoverableSession sess(creator);
   bool raised = false;
   // [mts:pair-not-preemption]

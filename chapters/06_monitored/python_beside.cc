@@ -81,19 +81,19 @@ void StepFunction() {
   Output loss = model.loss;
   Operation* train_op = model.train_op;
   auto creator = std::make_shared<ChiefSessionCreator>();
-  MonitoredSession sess(creator);
-  int steps = 0;
+  float last_loss = 1e9f;
   // [mts:pair-run-step-fn]
   auto step_fn = [&](StepContext& step_context) {
     float loss_value = step_context.RunWithHooks({loss}, {}, {train_op})[0].scalar<float>();
-    if (loss_value < 0.01f) step_context.RequestStop();  // ShouldStop() is now true.
+    if (loss_value < 0.01f) step_context.RequestStop();  // Throws StopIteration.
     return loss_value;
   };
-  while (!sess.ShouldStop()) sess.RunStepFn(step_fn);
+  MonitoredSession session(/*session_creator=*/creator);
+  WithMonitoredSession(session, [&](MonitoredSession& sess) {  // StopIteration: a clean end.
+    while (!sess.ShouldStop()) last_loss = sess.RunStepFn(step_fn);
+  });
   // [mts:pair-run-step-fn-end]
-  while (steps < 1000 && !sess.ShouldStop()) ++steps;
-  Expect(sess.ShouldStop(), "the step function did not stop the loop");
-  sess.Close();
+  Expect(last_loss < 0.1f, "the step function did not train before it stopped");
 }
 
 void MonitoredWithCreator() {
@@ -104,7 +104,7 @@ void MonitoredWithCreator() {
   // [mts:pair-monitored-session]
   auto creator =
       std::make_shared<ChiefSessionCreator>(/*scaffold=*/nullptr, /*master=*/"", checkpoint_dir);
-  MonitoredSession sess(creator, hooks);  // No default hooks: only the ones given.
+  MonitoredSession sess(/*session_creator=*/creator, hooks);  // Only the hooks given.
   while (!sess.ShouldStop()) sess.Run(train_op);
   sess.Close();
   // [mts:pair-monitored-session-end]

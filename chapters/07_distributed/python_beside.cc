@@ -86,8 +86,9 @@ void OneWorkerOnePs() {
   options.stop_on_signals = false;  // mts's own option; TensorFlow has no signal handling.
   std::unique_ptr<MonitoredSession> session = MonitoredTrainingSession(options);
   WithMonitoredSession(*session, [&](MonitoredSession& sess) {
-    while (!sess.ShouldStop()) sess.Run(train_op);
-    w_value = sess.Run(w.value()).scalar<float>();  // Read from the ps.
+    while (!sess.ShouldStop()) {
+      w_value = sess.Run({w.value()}, {}, {train_op})[0].scalar<float>();  // w is on the ps.
+    }
   });
   // [mts:pair-is-chief-end]
   Expect(w_value > 2.99f && w_value < 3.01f, "w on the ps did not reach 3");
