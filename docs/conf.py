@@ -96,7 +96,74 @@ def _load_class_names(app):
     app.env.mts_class_names = _class_names()
 
 
+# TF1 Python beside C++: the `beside` directive shows, in two columns, the TensorFlow 1.x
+# Python a reader knows and the mts C++ that does the same. The Python is the directive's
+# body, written for the book; the C++ is cut from a program the build compiles and runs
+# (chapters/NN_stage/python_beside.cc), between `// [mts:pair-NAME]` and
+# `// [mts:pair-NAME-end]`, so it cannot drift from the API. docs/python_beside_test.py
+# checks every pair's names against docs/tensorflow_names.md.
+#
+#     ```{beside} /chapters/01_session/python_beside.cc pair-feeds
+#     :caption: Feed a placeholder, fetch a value
+#     y = sess.run(total, feed_dict={x: 3.0})
+#     ```
+def _beside_directive():
+    import textwrap
+
+    from docutils import nodes
+    from docutils.parsers.rst import directives
+    from sphinx.directives.code import container_wrapper
+    from sphinx.util.docutils import SphinxDirective
+
+    class Beside(SphinxDirective):
+        required_arguments = 2
+        has_content = True
+        option_spec = {"caption": directives.unchanged_required}
+
+        def run(self):
+            path, marker = self.arguments
+            source = os.path.join(self.env.srcdir, path.lstrip("/"))
+            self.env.note_dependency(source)
+            try:
+                with open(source, encoding="utf-8") as f:
+                    lines = f.read().splitlines()
+            except OSError as e:
+                raise self.error("beside: cannot read %s: %s" % (path, e))
+            starts = [i for i, line in enumerate(lines) if line.rstrip().endswith("[mts:%s]" % marker)]
+            ends = [i for i, line in enumerate(lines)
+                    if line.rstrip().endswith("[mts:%s-end]" % marker)]
+            if len(starts) != 1 or len(ends) != 1 or ends[0] <= starts[0] + 1:
+                raise self.error("beside: %s needs one `[mts:%s]` line and one `[mts:%s-end]` "
+                                 "line after it" % (path, marker, marker))
+            cpp = textwrap.dedent("\n".join(lines[starts[0] + 1:ends[0]])).strip("\n")
+            python = "\n".join(self.content).strip("\n")
+            if not python:
+                raise self.error("beside: the Python side (the directive's body) is empty")
+
+            def column(code, language, caption, side):
+                literal = nodes.literal_block(code, code, language=language)
+                self.set_source_info(literal)
+                box = nodes.container(classes=["mts-beside-" + side])
+                box += container_wrapper(self, literal, caption)
+                return box
+
+            block = nodes.container(classes=["mts-beside"])
+            if "caption" in self.options:
+                title = nodes.paragraph(classes=["mts-beside-title"])
+                title += self.state.inline_text(self.options["caption"], self.lineno)[0]
+                block += title
+            grid = nodes.container(classes=["mts-beside-grid"])
+            grid += column(python, "python", "TF1 Python (TensorFlow 1.15)", "python")
+            grid += column(cpp, "cpp", "mts C++: `%s`, from `[mts:%s]`" % (path.lstrip("/"), marker),
+                           "cpp")
+            block += grid
+            return [block]
+
+    return Beside
+
+
 def setup(app):
+    app.add_directive("beside", _beside_directive())
     app.connect("builder-inited", _load_class_names)
     app.connect("doctree-read", _link_class_names)
     return {"parallel_read_safe": True}

@@ -17,6 +17,7 @@
 #include "src/01_session/variables.h"
 #include "src/02_chief_worker/scaffold.h"
 #include "src/03_hooked/checkpoint_saver_hook.h"
+#include "src/03_hooked/event_file_reader.h"
 #include "src/03_hooked/feed_fn_hook.h"
 #include "src/03_hooked/file_writer.h"
 #include "src/03_hooked/final_ops_hook.h"
@@ -989,6 +990,25 @@ TEST_F(ProfilerHookTest, test_save_steps_saves_periodically) {
     EXPECT_EQ(CountTimelineFiles(), files);
   }
   session.Close();
+}
+
+// The traced run's RunMetadata reaches the output directory's writer, tagged by its step:
+// every step is traced except the first, which only arms the timer.
+TEST_F(ProfilerHookTest, test_run_metadata_saves) {
+  {
+    SingularMonitoredSession session({MakeHook(1, std::nullopt)});
+    session.Run(train_op_);  // Not saved.
+    session.Run(train_op_);  // Saved.
+    session.Close();
+  }
+  SummaryWriterCache::Get(output_dir_)->Flush();
+  std::vector<std::string> tags;
+  for (const tensorflow::Event& event : ReadEventDirectory(output_dir_)) {
+    if (event.what_case() == tensorflow::Event::kTaggedRunMetadata) {
+      tags.push_back(event.tagged_run_metadata().tag());
+    }
+  }
+  EXPECT_THAT(tags, ::testing::ElementsAre("step_2"));
 }
 
 }  // namespace
