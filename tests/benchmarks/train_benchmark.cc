@@ -13,7 +13,9 @@
 #include <string>
 
 #include "benchmark/benchmark.h"
+#include "src/01_session/session.h"
 #include "src/01_session/variables.h"
+#include "tests/benchmarks/alloc_counter.h"
 #include "tests/benchmarks/compare.h"
 #include "tests/benchmarks/mlp.h"
 #include "tests/benchmarks/training_stack.h"
@@ -25,6 +27,17 @@ namespace {
 const MlpShape kSpirals{{2, 32, 32, 3}, /*relu=*/false};
 const MlpShape kMlp784{{784, 256, 10}, /*relu=*/true};
 
+// Heap allocations per call of `step` at steady state: the mean over `n` calls after one more
+// to warm up (a new signature is planned, buffers are first allocated).
+template <typename Step>
+double AllocationsPerStep(Step&& step, int n) {
+  step();
+  const int64_t before = HeapAllocations();
+  for (int i = 0; i < n; ++i) step();
+  if (before < 0) return -1;
+  return static_cast<double>(HeapAllocations() - before) / n;
+}
+
 // [mts:bench-train-step]
 void TrainStep(benchmark::State& state, const MlpShape& shape, double limit) {
   const int64_t batch_size = state.range(0);
@@ -33,6 +46,7 @@ void TrainStep(benchmark::State& state, const MlpShape& shape, double limit) {
   DefaultGraphScope as_default(graph);
   graph.set_seed(1);
   MlpGraph model(shape);
+  Operation* init = GlobalVariablesInitializer();  // For the bare Session below.
   const std::string dir = MakeTempDir("train");
   std::unique_ptr<SessionInterface> stack = MakeTrainingStack(dir);
   const FeedDict feeds = {{model.x, batch.x}, {model.labels, batch.labels}};
@@ -53,6 +67,18 @@ void TrainStep(benchmark::State& state, const MlpShape& shape, double limit) {
   stack->Run(no_fetches, feeds, targets, traced, &metadata);
   state.counters["ops"] = metadata.step_stats.size();
   state.counters["added_per_op_us"] = (c.a_ns - c.b_ns) / metadata.step_stats.size() / 1000;
+  // Heap allocations per step: through the stack (its hooks write events every 100 steps,
+  // so 200 steps include two of each), of a bare Session running the same step, and of
+  // the step by hand.
+  const int n = 200;
+  state.counters["allocs_per_step"] =
+      AllocationsPerStep([&] { stack->Run(no_fetches, feeds, targets); }, n);
+  Session session(&graph);
+  session.Run({}, {}, {init});
+  state.counters["session_allocs_per_step"] =
+      AllocationsPerStep([&] { session.Run(no_fetches, feeds, targets); }, n);
+  state.counters["by_hand_allocs_per_step"] =
+      AllocationsPerStep([&] { benchmark::DoNotOptimize(by_hand.Step(batch)); }, n);
   stack->Close();
   RemoveTempDir(dir);
 }
