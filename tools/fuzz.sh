@@ -32,7 +32,7 @@ CXXFLAGS=(-std=c++17 -g -O1 -fno-omit-frame-pointer ${SAN} -I. -I"${out}/gen"
 BASE=(src/platform/errors.cc src/platform/clock.cc src/platform/logging.cc
       src/platform/file_system.cc src/platform/crc32c.cc)
 declare -A SOURCES=(
-  [checkpoint_reader_fuzzer]="${BASE[*]} src/01_session/tensor.cc src/01_session/tensor_shape.cc
+  [checkpoint_reader_fuzzer]="${BASE[*]} src/01_session/allocator.cc src/01_session/tensor.cc src/01_session/tensor_shape.cc
       src/01_session/types.cc src/02_chief_worker/checkpoint_file.cc"
   [checkpoint_state_fuzzer]="${BASE[*]} src/02_chief_worker/checkpoint_state.cc
       src/02_chief_worker/checkpoint_state_text.cc

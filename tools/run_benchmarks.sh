@@ -6,12 +6,16 @@
 #   tools/run_benchmarks.sh [OUT_FILE]   default: chapters/appendix_performance/results.inc
 #
 # Extra arguments for every binary go in BENCHMARK_ARGS (e.g. --benchmark_filter=Stack).
+# The build is `--config=native` (the vector instructions of this machine, see .bazelrc);
+# BENCHMARK_CONFIG picks another (BENCHMARK_CONFIG=portable, or empty for the default flags).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-chapters/appendix_performance/results.inc}
 binaries=(overhead_benchmark train_benchmark checkpoint_benchmark queue_benchmark)
 
-bazel build -c opt "${binaries[@]/#///tests/benchmarks:}" >&2
+config=${BENCHMARK_CONFIG-native}
+flags=${config:+--config=$config}
+bazel build -c opt ${config:+--config=$config} "${binaries[@]/#///tests/benchmarks:}" >&2
 json_dir=$(mktemp -d /tmp/mts-benchmarks.XXXXXX)
 trap 'rm -rf "$json_dir"' EXIT
 load_before=$(cut -d" " -f1-3 /proc/loadavg)
@@ -20,7 +24,7 @@ for b in "${binaries[@]}"; do
   MTS_MIN_LOG_LEVEL=2 "bazel-bin/tests/benchmarks/$b" --benchmark_format=json \
     --benchmark_out="$json_dir/$b.json" --benchmark_out_format=json ${BENCHMARK_ARGS:-} >/dev/null
 done
-machine="$(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, $(uname -sr)"
+machine="$(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, $(uname -sr); built with ${flags:-the default flags}"
 /usr/bin/python3 tools/benchmark_table.py --machine "$machine" \
   --load "$load_before / $(cut -d' ' -f1-3 /proc/loadavg)" \
   --commit "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src tests || echo '+changes')" \

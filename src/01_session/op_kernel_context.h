@@ -55,6 +55,12 @@ class OpKernelContext {
     outputs_[i] = Tensor(op_.output_dtype(i), shape);
     return outputs_[i];
   }
+  /// A scratch tensor for the kernel's own use while it runs (TensorFlow's allocate_temp).
+  /// Its buffer comes from the caching allocator, like an output's, where an Eigen
+  /// temporary would be a heap allocation in every step.
+  Tensor allocate_temp(DataType dtype, const TensorShape& shape) const {
+    return Tensor(dtype, shape);
+  }
   /// The op's per-session resource, as its concrete type.
   template <typename T>
   T& resource() const {

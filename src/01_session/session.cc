@@ -1,5 +1,6 @@
 #include "src/01_session/session.h"
 
+#include <cstdio>
 #include <optional>
 
 #include "src/01_session/op_kernel_context.h"
@@ -8,27 +9,50 @@ namespace mts {
 
 namespace {
 
-// The cache key of a run signature: feeds, fetches and targets as op ids and indices.
-// Feeds come from a std::map, so their order is already canonical.
-std::string SignatureKey(const std::vector<Output>& feeds, const std::vector<Output>& fetches,
-                         const std::vector<Operation*>& targets) {
-  std::string key;
-  key.reserve(16 * (feeds.size() + fetches.size() + targets.size()) + 2);
+// The cache key of a run signature, written into `key`: feeds, fetches and targets as op
+// ids and indices. Feeds come from a std::map, so their order is already canonical.
+void SignatureKey(const std::vector<Output>& feeds, const std::vector<Output>& fetches,
+                  const std::vector<Operation*>& targets, std::string& key) {
+  key.clear();
   auto add = [&key](int id, int index) {
-    key += std::to_string(id);
-    key += ':';
-    key += std::to_string(index);
-    key += ',';
+    char digits[32];
+    key.append(digits, std::snprintf(digits, sizeof(digits), "%d:%d,", id, index));
   };
   for (const Output& f : feeds) add(f.op()->id(), f.index());
   key += '|';
   for (const Output& f : fetches) add(f.op()->id(), f.index());
   key += '|';
   for (const Operation* t : targets) add(t->id(), -1);
-  return key;
 }
 
 }  // namespace
+
+// Lends a run the scratch of a finished one (or a new one) and takes it back, emptied of
+// values, when the run ends, normally or by an exception.
+class Session::ScratchLease {
+ public:
+  explicit ScratchLease(Session& session) : session_(session) {
+    std::lock_guard<std::mutex> lock(session_.scratch_mu_);
+    if (!session_.free_scratch_.empty()) {
+      scratch_ = std::move(session_.free_scratch_.back());
+      session_.free_scratch_.pop_back();
+    }
+    if (scratch_ == nullptr) scratch_ = std::make_unique<RunScratch>();
+  }
+  ~ScratchLease() {
+    // Drop this run's values now (keeping the slots), so no buffer outlives its run here.
+    for (Tensor& value : scratch_->values) value = Tensor();
+    std::lock_guard<std::mutex> lock(session_.scratch_mu_);
+    session_.free_scratch_.push_back(std::move(scratch_));
+  }
+  ScratchLease(const ScratchLease&) = delete;
+  ScratchLease& operator=(const ScratchLease&) = delete;
+  RunScratch& operator*() { return *scratch_; }
+
+ private:
+  Session& session_;
+  std::unique_ptr<RunScratch> scratch_;
+};
 
 Session::Session(Graph* graph, SessionOptions options)
     : graph_(graph != nullptr ? graph : &GetDefaultGraph()),
@@ -93,9 +117,8 @@ void Session::CheckFeedsAndFetches(const FeedDict& feeds, const std::vector<Outp
 }
 
 std::shared_ptr<const ExecutionPlan> Session::GetOrBuildPlan(
-    const std::vector<Output>& feeds, const std::vector<Output>& fetches,
+    const std::string& key, const std::vector<Output>& feeds, const std::vector<Output>& fetches,
     const std::vector<Operation*>& targets) {
-  const std::string key = SignatureKey(feeds, fetches, targets);
   {
     std::lock_guard<std::mutex> lock(plans_mu_);
     auto it = plans_.find(key);
@@ -123,13 +146,19 @@ std::vector<Tensor> Session::Run(const std::vector<Output>& fetches, const FeedD
   }
   CheckFeedsAndFetches(feeds, fetches, targets);
 
-  std::vector<Output> fed;
-  fed.reserve(feeds.size());
-  for (const auto& [tensor, value] : feeds) fed.push_back(tensor);
-  std::shared_ptr<const ExecutionPlan> plan = GetOrBuildPlan(fed, fetches, targets);
+  // The working memory of a finished run, reused: at steady state a run allocates nothing
+  // but the vector of results it returns.
+  ScratchLease lease(*this);
+  RunScratch& scratch = *lease;
+  scratch.fed.clear();
+  for (const auto& [tensor, value] : feeds) scratch.fed.push_back(tensor);
+  SignatureKey(scratch.fed, fetches, targets, scratch.key);
+  std::shared_ptr<const ExecutionPlan> plan =
+      GetOrBuildPlan(scratch.key, scratch.fed, fetches, targets);
 
   // One value slot per tensor of the plan; feeds go straight into theirs.
-  std::vector<Tensor> values(plan->num_slots);
+  std::vector<Tensor>& values = scratch.values;
+  values.resize(plan->num_slots);
   int i = 0;
   for (const auto& [tensor, value] : feeds) values[plan->feed_slots[i++]] = value;
 
@@ -140,7 +169,7 @@ std::vector<Tensor> Session::Run(const std::vector<Output>& fetches, const FeedD
   if (options.timeout_in_ms > 0) {
     deadline = RunDeadline{clock_, clock_->NowMicros() + options.timeout_in_ms * 1000};
   }
-  Execute(*plan, values, trace ? run_metadata : nullptr, deadline ? &*deadline : nullptr);
+  Execute(*plan, scratch, trace ? run_metadata : nullptr, deadline ? &*deadline : nullptr);
 
   std::vector<Tensor> results;
   results.reserve(fetches.size());
@@ -161,11 +190,13 @@ std::vector<Tensor> Session::Run(const std::vector<Output>& fetches, const FeedD
 // [mts:session-run-end]
 
 // [mts:session-execute]
-void Session::Execute(const ExecutionPlan& plan, std::vector<Tensor>& values, RunMetadata* metadata,
+void Session::Execute(const ExecutionPlan& plan, RunScratch& scratch, RunMetadata* metadata,
                       const RunDeadline* deadline) {
   // [mts:lab 01_session]
+  std::vector<Tensor>& values = scratch.values;
   // Input pointers for every node, resolved once per run against this run's value array.
-  std::vector<const Tensor*> inputs(plan.input_slots.size());
+  std::vector<const Tensor*>& inputs = scratch.inputs;
+  inputs.resize(plan.input_slots.size());
   for (size_t k = 0; k < inputs.size(); ++k) inputs[k] = &values[plan.input_slots[k]];
 
   for (const PlanNode& node : plan.nodes) {

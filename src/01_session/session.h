@@ -103,13 +103,25 @@ class Session : public SessionInterface {
   int num_cached_plans() const;
 
  private:
-  std::shared_ptr<const ExecutionPlan> GetOrBuildPlan(const std::vector<Output>& feeds,
+  // The per-run working memory: the signature key, the fed tensors, one value slot per
+  // tensor of the plan and the input pointers into them. Kept between runs (one per run in
+  // flight), so a run of a signature already planned allocates nothing of its own.
+  struct RunScratch {
+    std::string key;
+    std::vector<Output> fed;
+    std::vector<Tensor> values;
+    std::vector<const Tensor*> inputs;
+  };
+  class ScratchLease;
+
+  std::shared_ptr<const ExecutionPlan> GetOrBuildPlan(const std::string& key,
+                                                      const std::vector<Output>& feeds,
                                                       const std::vector<Output>& fetches,
                                                       const std::vector<Operation*>& targets);
   void CheckFeedsAndFetches(const FeedDict& feeds, const std::vector<Output>& fetches,
                             const std::vector<Operation*>& targets) const;
   // `deadline` (null: none) is checked before each op and handed to the kernels.
-  void Execute(const ExecutionPlan& plan, std::vector<Tensor>& values, RunMetadata* metadata,
+  void Execute(const ExecutionPlan& plan, RunScratch& scratch, RunMetadata* metadata,
                const RunDeadline* deadline);
 
   Graph* const graph_;
@@ -120,6 +132,9 @@ class Session : public SessionInterface {
   mutable std::mutex plans_mu_;
   // Guarded by plans_mu_. Keyed by the signature's op ids and output indices.
   std::unordered_map<std::string, std::shared_ptr<const ExecutionPlan>> plans_;
+  std::mutex scratch_mu_;
+  // Guarded by scratch_mu_: the scratch of finished runs, for the next ones.
+  std::vector<std::unique_ptr<RunScratch>> free_scratch_;
 };
 
 /// Runs `tensor` in `session` and returns its value (TensorFlow's `tensor.eval(session=s)`).

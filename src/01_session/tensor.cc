@@ -7,6 +7,8 @@
 #include <sstream>
 #include <utility>
 
+#include "src/01_session/allocator.h"
+
 namespace mts {
 
 namespace {
@@ -53,18 +55,20 @@ void PrintBlock(std::ostream& os, const T* data, const std::vector<int64_t>& dim
 
 }  // namespace
 
-// The bookkeeping and the elements share one allocation: the Buffer sits in the first 64
-// bytes, the elements start at the next 64-byte boundary. A training step makes a tensor per
-// op output, so one allocation instead of two is a measurable part of a small step (see the
-// performance appendix).
+// The bookkeeping and the elements share one block: the Buffer sits in the first 64 bytes,
+// the elements start at the next 64-byte boundary. The block comes from the caching
+// Allocator, so at steady state a step's tensors reuse the blocks the previous step freed
+// and no op output touches the heap (see allocator.h and the performance appendix).
 Tensor::Buffer* Tensor::NewBuffer(DataType dtype, int64_t num_elements) {
   static_assert(sizeof(Buffer) <= static_cast<std::size_t>(kBufferAlignment));
+  static_assert(static_cast<std::size_t>(kBufferAlignment) == Allocator::kAlignment);
   // One byte at least, so an empty tensor still has a buffer and counts as initialized.
   const std::size_t bytes = std::max<std::size_t>(1, num_elements * DataTypeSize(dtype));
   const std::size_t header = static_cast<std::size_t>(kBufferAlignment);
-  char* block = static_cast<char*>(::operator new(header + bytes, kBufferAlignment));
+  char* block = static_cast<char*>(Allocator::Default()->AllocateRaw(header + bytes));
   auto* buffer = new (block) Buffer();
   buffer->data = block + header;
+  buffer->block_bytes = header + bytes;
   if (dtype == DataType::kString) {
     std::uninitialized_default_construct_n(static_cast<std::string*>(buffer->data),
                                            num_elements);
@@ -79,8 +83,9 @@ void Tensor::Unref() {
   // lower count (RefCountIsOne acquires) writes them, or before the free below.
   if (buffer_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
     std::destroy_n(static_cast<std::string*>(buffer_->data), buffer_->num_strings);
+    const std::size_t block_bytes = buffer_->block_bytes;
     buffer_->~Buffer();
-    ::operator delete(static_cast<void*>(buffer_), kBufferAlignment);
+    Allocator::Default()->DeallocateRaw(static_cast<void*>(buffer_), block_bytes);
   }
   buffer_ = nullptr;
 }

@@ -206,6 +206,7 @@ class Tensor {
     std::atomic<int64_t> refs{1};
     void* data = nullptr;     // 64-byte aligned.
     int64_t num_strings = 0;  // Constructed std::strings in `data`, destroyed with it.
+    std::size_t block_bytes = 0;  // Size of the block (this header and `data`) to give back.
   };
   static Buffer* NewBuffer(DataType dtype, int64_t num_elements);
   void Unref();

@@ -1,8 +1,20 @@
 #include "src/01_session/tensor_shape.h"
 
+#include <algorithm>
+
 #include "src/platform/errors.h"
 
 namespace mts {
+
+bool TensorShape::Dims::operator==(const Dims& other) const {
+  return size_ == other.size_ && std::equal(begin(), end(), other.begin());
+}
+
+void TensorShape::Assign(const int64_t* dims, size_t rank) {
+  rank_ = static_cast<int>(rank);
+  if (rank_ > kInlineRank) heap_.assign(dims, dims + rank);
+  std::copy(dims, dims + rank, data());
+}
 
 TensorShape TensorShape::Unknown() {
   TensorShape shape;
@@ -12,7 +24,7 @@ TensorShape TensorShape::Unknown() {
 
 bool TensorShape::IsFullyDefined() const {
   if (unknown_rank_) return false;
-  for (int64_t d : dims_) {
+  for (int64_t d : dims()) {
     if (d == kUnknownDim) return false;
   }
   return true;
@@ -20,15 +32,17 @@ bool TensorShape::IsFullyDefined() const {
 
 int64_t TensorShape::num_elements() const {
   int64_t n = 1;
-  for (int64_t d : dims_) n *= d;
+  for (int64_t d : dims()) n *= d;
   return n;
 }
 
 bool TensorShape::IsCompatibleWith(const TensorShape& other) const {
   if (unknown_rank_ || other.unknown_rank_) return true;
-  if (dims_.size() != other.dims_.size()) return false;
-  for (size_t i = 0; i < dims_.size(); ++i) {
-    if (dims_[i] != kUnknownDim && other.dims_[i] != kUnknownDim && dims_[i] != other.dims_[i]) {
+  if (rank_ != other.rank_) return false;
+  const int64_t* a = data();
+  const int64_t* b = other.data();
+  for (int i = 0; i < rank_; ++i) {
+    if (a[i] != kUnknownDim && b[i] != kUnknownDim && a[i] != b[i]) {
       return false;
     }
   }
@@ -41,19 +55,19 @@ TensorShape TensorShape::MergeWith(const TensorShape& other) const {
   }
   if (unknown_rank_) return other;
   if (other.unknown_rank_) return *this;
-  std::vector<int64_t> dims = dims_;
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (dims[i] == kUnknownDim) dims[i] = other.dims_[i];
+  TensorShape merged = *this;
+  for (int i = 0; i < rank_; ++i) {
+    if (merged.data()[i] == kUnknownDim) merged.data()[i] = other.dim(i);
   }
-  return TensorShape(std::move(dims));
+  return merged;
 }
 
 std::string TensorShape::ToString() const {
   if (unknown_rank_) return "<unknown>";
   std::string s = "[";
-  for (size_t i = 0; i < dims_.size(); ++i) {
+  for (int i = 0; i < rank_; ++i) {
     if (i > 0) s += ",";
-    s += dims_[i] == kUnknownDim ? "?" : std::to_string(dims_[i]);
+    s += dim(i) == kUnknownDim ? "?" : std::to_string(dim(i));
   }
   return s + "]";
 }

@@ -19,28 +19,64 @@ namespace mts {
 
 /// A list of dimensions; a dimension of kUnknownDim, or an unknown rank, is allowed in
 /// graph-building shapes only.
+///
+/// Up to kInlineRank dimensions are stored inside the object, so making, copying and
+/// destroying the shape of an ordinary tensor touches no heap: a training step copies a
+/// shape for every value it makes, and a heap allocation each time was a visible part of a
+/// small step (see the performance appendix). TensorFlow's TensorShape stores its
+/// dimensions inline for the same reason.
 class TensorShape {
  public:
   /// The value of a dimension whose size is not known until run time.
   static constexpr int64_t kUnknownDim = -1;
+  /// How many dimensions fit without a heap allocation.
+  static constexpr int kInlineRank = 6;
+
+  /// A read-only view of the dimensions, valid while the shape lives and is not modified:
+  /// iterate it, index it, or convert it to a std::vector.
+  class Dims {
+   public:
+    /// The view of `size` dimensions starting at `begin`.
+    Dims(const int64_t* begin, size_t size) : begin_(begin), size_(size) {}
+    /// First dimension.
+    const int64_t* begin() const { return begin_; }
+    /// One past the last dimension.
+    const int64_t* end() const { return begin_ + size_; }
+    /// The number of dimensions.
+    size_t size() const { return size_; }
+    /// True for rank 0.
+    bool empty() const { return size_ == 0; }
+    /// Dimension `i`.
+    int64_t operator[](size_t i) const { return begin_[i]; }
+    /// A copy of the dimensions.
+    operator std::vector<int64_t>() const { return std::vector<int64_t>(begin(), end()); }
+    /// Same dimensions.
+    bool operator==(const Dims& other) const;
+    /// Negation of ==.
+    bool operator!=(const Dims& other) const { return !(*this == other); }
+
+   private:
+    const int64_t* begin_;
+    size_t size_;
+  };
 
   /// A scalar: rank 0, one element.
   TensorShape() = default;
   /// A shape with these dimensions, e.g. `TensorShape({2, 3})`.
-  TensorShape(std::initializer_list<int64_t> dims) : dims_(dims) {}
+  TensorShape(std::initializer_list<int64_t> dims) { Assign(dims.begin(), dims.size()); }
   /// A shape with these dimensions.
-  explicit TensorShape(std::vector<int64_t> dims) : dims_(std::move(dims)) {}
+  explicit TensorShape(const std::vector<int64_t>& dims) { Assign(dims.data(), dims.size()); }
   /// A shape of which nothing is known, not even the rank.
   static TensorShape Unknown();
 
   /// True unless the rank is unknown.
   bool has_rank() const { return !unknown_rank_; }
   /// The number of dimensions. \pre has_rank().
-  int rank() const { return static_cast<int>(dims_.size()); }
+  int rank() const { return rank_; }
   /// The size of dimension `i` (kUnknownDim if unknown). \pre 0 <= i < rank().
-  int64_t dim(int i) const { return dims_[i]; }
+  int64_t dim(int i) const { return data()[i]; }
   /// All dimensions.
-  const std::vector<int64_t>& dims() const { return dims_; }
+  Dims dims() const { return Dims(data(), rank_); }
   /// True when the rank and every dimension are known.
   bool IsFullyDefined() const;
   /// The number of elements. \pre IsFullyDefined().
@@ -57,13 +93,19 @@ class TensorShape {
 
   /// Exact equality: same rank-knownness and the same dims, unknown matching unknown.
   bool operator==(const TensorShape& other) const {
-    return unknown_rank_ == other.unknown_rank_ && dims_ == other.dims_;
+    return unknown_rank_ == other.unknown_rank_ && dims() == other.dims();
   }
   /// Negation of ==.
   bool operator!=(const TensorShape& other) const { return !(*this == other); }
 
  private:
-  std::vector<int64_t> dims_;
+  void Assign(const int64_t* dims, size_t rank);
+  const int64_t* data() const { return rank_ > kInlineRank ? heap_.data() : inline_; }
+  int64_t* data() { return rank_ > kInlineRank ? heap_.data() : inline_; }
+
+  int64_t inline_[kInlineRank] = {};  // The dimensions, when rank_ <= kInlineRank.
+  std::vector<int64_t> heap_;         // The dimensions otherwise (else empty).
+  int rank_ = 0;
   bool unknown_rank_ = false;
 };
 

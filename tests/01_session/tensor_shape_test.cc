@@ -2,6 +2,8 @@
 // compared, merged and printed.
 #include "src/01_session/tensor_shape.h"
 
+#include <vector>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/platform/errors.h"
@@ -94,6 +96,21 @@ TEST(TensorShapeTest, EqualityIsExact) {
   EXPECT_EQ(TensorShape({kUnknown, 2}), TensorShape({kUnknown, 2}));
   EXPECT_NE(TensorShape({kUnknown, 2}), TensorShape({3, 2}));
   EXPECT_NE(TensorShape({2}), TensorShape({2, 1}));
+}
+
+// Ranks up to kInlineRank live inside the object; larger ones on the heap. Both behave alike.
+TEST(TensorShapeTest, RanksBeyondTheInlineOnesWork) {
+  const TensorShape big({1, 2, 3, 4, 5, 6, 7, 8});
+  ASSERT_GT(big.rank(), TensorShape::kInlineRank);
+  TensorShape copy = big;
+  EXPECT_EQ(copy, big);
+  EXPECT_EQ(copy.num_elements(), 40320);
+  EXPECT_EQ(copy.ToString(), "[1,2,3,4,5,6,7,8]");
+  EXPECT_EQ(std::vector<int64_t>(copy.dims()), std::vector<int64_t>({1, 2, 3, 4, 5, 6, 7, 8}));
+  TensorShape moved = std::move(copy);
+  EXPECT_EQ(moved.dim(7), 8);
+  EXPECT_EQ(TensorShape({-1, 2, 3, 4, 5, 6, 7, 8}).MergeWith(big), big);
+  EXPECT_NE(big, TensorShape({1, 2, 3, 4, 5, 6}));
 }
 
 }  // namespace

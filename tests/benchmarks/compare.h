@@ -114,6 +114,12 @@ inline void SetResult(benchmark::State& state, double value, double limit, Unit 
   state.counters["unit"] = static_cast<int>(unit);
 }
 
+/// The same for a target the other way round: value >= floor (a speed, a fraction of peak).
+inline void SetResultAtLeast(benchmark::State& state, double value, double floor, Unit unit) {
+  SetResult(state, value, floor, unit);
+  state.counters["at_least"] = 1;
+}
+
 }  // namespace bench
 }  // namespace mts
 

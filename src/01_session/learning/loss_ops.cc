@@ -53,17 +53,18 @@ void SparseShape(ShapeContext& ctx) {
 // Writes softmax(logits) into backprop and returns, per row, log(sum(exp(logits - max))) and
 // the max, so loss terms need no second pass over exp.
 // [mts:softmax-cross-entropy]
+// The two per-row columns are tensors the kernel allocated (allocate_temp), not Eigen arrays,
+// so a training step's loss makes no heap allocation.
 template <typename T>
-void SoftmaxAndLogSumExp(const Tensor& logits, Tensor& backprop,
-                         Eigen::Array<T, Eigen::Dynamic, 1>& log_sum,
-                         Eigen::Array<T, Eigen::Dynamic, 1>& row_max) {
+void SoftmaxAndLogSumExp(const Tensor& logits, Tensor& backprop, Tensor::FlatMap<T> log_sum,
+                         Tensor::FlatMap<T> row_max) {
   auto x = logits.matrix<T>().array();
   row_max = x.rowwise().maxCoeff();
   auto p = backprop.matrix<T>().array();
   p = (x.colwise() - row_max).exp();
-  Eigen::Array<T, Eigen::Dynamic, 1> sum = p.rowwise().sum();
-  p.colwise() /= sum;
-  log_sum = sum.log();
+  log_sum = p.rowwise().sum();  // The row sums, until the last line takes their log.
+  p.colwise() /= log_sum;
+  log_sum = log_sum.log();
 }
 // [mts:softmax-cross-entropy-end]
 
@@ -81,7 +82,11 @@ void DenseKernel(OpKernelContext& ctx) {
   DispatchDataType(logits.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_floating_point_v<T>) {
-      Eigen::Array<T, Eigen::Dynamic, 1> log_sum, row_max;
+      const TensorShape rows{logits.shape().dim(0)};
+      Tensor log_sum_t = ctx.allocate_temp(logits.dtype(), rows);
+      Tensor row_max_t = ctx.allocate_temp(logits.dtype(), rows);
+      auto log_sum = log_sum_t.flat<T>();
+      auto row_max = row_max_t.flat<T>();
       SoftmaxAndLogSumExp<T>(logits, backprop, log_sum, row_max);
       auto y = labels.matrix<T>().array();
       auto x = logits.matrix<T>().array();
@@ -106,7 +111,11 @@ void SparseKernel(OpKernelContext& ctx) {
   DispatchDataType(logits.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_floating_point_v<T>) {
-      Eigen::Array<T, Eigen::Dynamic, 1> log_sum, row_max;
+      const TensorShape rows{logits.shape().dim(0)};
+      Tensor log_sum_t = ctx.allocate_temp(logits.dtype(), rows);
+      Tensor row_max_t = ctx.allocate_temp(logits.dtype(), rows);
+      auto log_sum = log_sum_t.flat<T>();
+      auto row_max = row_max_t.flat<T>();
       SoftmaxAndLogSumExp<T>(logits, backprop, log_sum, row_max);
       auto x = logits.matrix<T>();
       auto p = backprop.matrix<T>();
