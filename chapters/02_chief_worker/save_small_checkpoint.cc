@@ -13,6 +13,7 @@
 // path it prints, and every path the state file records, is relative.
 #include <unistd.h>
 
+#include <cstdarg>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -66,13 +67,20 @@ T Take(const std::string& bytes, size_t* pos) {
 
 const char* DtypeName(uint8_t code) {
   switch (code) {
-    case 1: return "float";
-    case 2: return "double";
-    case 3: return "int32";
-    case 7: return "string";
-    case 9: return "int64";
-    case 10: return "bool";
-    default: return "?";
+    case 1:
+      return "float";
+    case 2:
+      return "double";
+    case 3:
+      return "int32";
+    case 7:
+      return "string";
+    case 9:
+      return "int64";
+    case 10:
+      return "bool";
+    default:
+      return "?";
   }
 }
 
@@ -87,26 +95,49 @@ struct Entry {
   uint32_t crc;
 };
 
-// [mts:decode-checkpoint]
-// Reads the header and the index field by field, printing each with its byte range, and
-// checks the header's checksum and every tensor's.
-void Decode(const std::string& file) {
-  size_t pos = 0;
-  std::printf("Header:\n");
-  std::printf("  [%3zu, %3zu)  magic       \"%.7s\\0\"\n", pos, pos + 8, file.data());
-  pos += 8;
-  const uint32_t version = Take<uint32_t>(file, &pos);
-  std::printf("  [%3zu, %3zu)  version     %u\n", pos - 4, pos, version);
-  const uint32_t count = Take<uint32_t>(file, &pos);
-  std::printf("  [%3zu, %3zu)  entries     %u\n", pos - 4, pos, count);
-  const uint64_t index_size = Take<uint64_t>(file, &pos);
-  std::printf("  [%3zu, %3zu)  index size  %llu bytes\n", pos - 8, pos,
-              static_cast<unsigned long long>(index_size));
-  const uint64_t file_size = Take<uint64_t>(file, &pos);
-  std::printf("  [%3zu, %3zu)  file size   %llu bytes (the file has %zu)\n", pos - 8, pos,
-              static_cast<unsigned long long>(file_size), file.size());
+// One field of the file: its byte range, the section it belongs to, and what it says.
+struct Field {
+  size_t begin, end;
+  std::string section;
+  std::string text;
+  int entry = -1;  // For an index entry or a tensor's data: which tensor, in index order.
+};
 
-  std::printf("Index, sorted by name:\n");
+std::string Format(const char* format, ...) __attribute__((format(printf, 1, 2)));
+std::string Format(const char* format, ...) {
+  char buffer[256];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(buffer, sizeof(buffer), format, args);
+  va_end(args);
+  return buffer;
+}
+
+// [mts:decode-checkpoint]
+// Reads the header and the index field by field, each with its byte range, and checks the
+// header's checksum and every tensor's.
+std::vector<Field> Decode(const std::string& file) {
+  std::vector<Field> fields;
+  size_t pos = 0;
+  auto field = [&](size_t begin, const char* section, std::string text, int entry = -1) {
+    fields.push_back({begin, pos, section, std::move(text), entry});
+  };
+  const char* header = "Header";
+  pos = 8;
+  field(0, header, Format("magic       \"%.7s\\0\"", file.data()));
+  const uint32_t version = Take<uint32_t>(file, &pos);
+  field(pos - 4, header, Format("version     %u", version));
+  const uint32_t count = Take<uint32_t>(file, &pos);
+  field(pos - 4, header, Format("entries     %u", count));
+  const uint64_t index_size = Take<uint64_t>(file, &pos);
+  field(pos - 8, header,
+        Format("index size  %llu bytes", static_cast<unsigned long long>(index_size)));
+  const uint64_t file_size = Take<uint64_t>(file, &pos);
+  field(pos - 8, header,
+        Format("file size   %llu bytes (the file has %zu)",
+               static_cast<unsigned long long>(file_size), file.size()));
+
+  const char* index = "Index, sorted by name";
   std::vector<Entry> entries;
   for (uint32_t i = 0; i < count; ++i) {
     const size_t start = pos;
@@ -125,30 +156,114 @@ void Decode(const std::string& file) {
       shape += (d ? "," : "") + std::to_string(e.dims[d]);
     }
     shape += "]";
-    std::printf("  [%3zu, %3zu)  name \"%s\", dtype %u (%s), rank %u, shape %s,\n", start, pos,
-                e.name.c_str(), e.dtype, DtypeName(e.dtype), rank, shape.c_str());
-    std::printf("              data offset %llu, length %llu, crc 0x%08x\n",
-                static_cast<unsigned long long>(e.offset),
-                static_cast<unsigned long long>(e.length), e.crc);
+    field(start, index,
+          Format("name \"%s\", dtype %u (%s), rank %u, shape %s,\n", e.name.c_str(), e.dtype,
+                 DtypeName(e.dtype), rank, shape.c_str()) +
+              Format("data offset %llu, length %llu, crc 0x%08x",
+                     static_cast<unsigned long long>(e.offset),
+                     static_cast<unsigned long long>(e.length), e.crc),
+          static_cast<int>(i));
     entries.push_back(e);
   }
   const size_t index_end = pos;
   const uint32_t header_crc = Take<uint32_t>(file, &pos);
-  std::printf("  [%3zu, %3zu)  crc of bytes [0, %zu): 0x%08x, %s\n", index_end, pos, index_end,
-              header_crc, Verdict(header_crc == MaskCrc(Crc32c(file.data(), index_end))));
+  field(index_end, index,
+        Format("crc of bytes [0, %zu): 0x%08x, %s", index_end, header_crc,
+               Verdict(header_crc == MaskCrc(Crc32c(file.data(), index_end)))));
 
   const size_t data_start = pos;
-  std::printf("Data, from byte %zu:\n", data_start);
-  for (const Entry& e : entries) {
+  const std::string data = Format("Data, from byte %zu", data_start);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const Entry& e = entries[i];
     const size_t begin = data_start + e.offset;
-    const size_t end = begin + e.length;
+    pos = begin + e.length;
     const bool ok = e.crc == MaskCrc(Crc32c(file.data() + begin, e.length));
-    std::printf("  [%3zu, %3zu)  %-12s crc %s\n", begin, end, e.name.c_str(), Verdict(ok));
+    field(begin, data.c_str(), Format("%-12s crc %s", e.name.c_str(), Verdict(ok)),
+          static_cast<int>(i));
   }
+  return fields;
 }
 // [mts:decode-checkpoint-end]
 
-int Main() {
+// The fields as text, one section after another.
+void PrintFields(const std::vector<Field>& fields) {
+  std::string section;
+  for (const Field& f : fields) {
+    if (f.section != section) std::printf("%s:\n", (section = f.section).c_str());
+    std::string text = f.text;
+    for (size_t at = 0; (at = text.find('\n', at)) != std::string::npos; at += 15) {
+      text.insert(at + 1, std::string(14, ' '));
+    }
+    std::printf("  [%3zu, %3zu)  %s\n", f.begin, f.end, text.c_str());
+  }
+}
+
+// [mts:draw-layout]
+// The fields as a graphviz table, one row per field from the first byte to the last, and
+// an arrow from each index entry to the data it locates.
+void DrawFields(const std::vector<Field>& fields) {
+  auto html = [](std::string text) {
+    std::string out;
+    for (char c : text) {
+      if (c == '\n')
+        out += "<br/>";
+      else if (c == '<')
+        out += "&lt;";
+      else if (c == '>')
+        out += "&gt;";
+      else if (c == '&')
+        out += "&amp;";
+      else
+        out += c;
+    }
+    return out;
+  };
+  std::printf(
+      "digraph checkpoint {\n"
+      "  graph [rankdir=LR, fontname=\"Helvetica\"];\n"
+      "  node [shape=plaintext, fontname=\"Helvetica\", fontsize=11];\n"
+      "  edge [color=\"#5577aa\", arrowsize=0.7];\n"
+      "  file [label=<<table border=\"0\" cellborder=\"1\" cellspacing=\"0\" "
+      "cellpadding=\"4\">\n");
+  std::string section;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const Field& f = fields[i];
+    const char* color = f.section == "Header"              ? "#eef3fb"
+                        : f.section.rfind("Index", 0) == 0 ? "#fbf3e6"
+                                                           : "#eef8ee";
+    if (f.section != section) {
+      section = f.section;
+      std::printf("    <tr><td colspan=\"2\" bgcolor=\"#dddddd\"><b>%s</b></td></tr>\n",
+                  html(section).c_str());
+    }
+    std::printf(
+        "    <tr><td bgcolor=\"%s\" align=\"right\">[%zu, %zu)</td>"
+        "<td bgcolor=\"%s\" align=\"left\" balign=\"left\" port=\"f%zu\">%s</td></tr>\n",
+        color, f.begin, f.end, color, i, html(f.text).c_str());
+  }
+  std::printf("  </table>>];\n");
+  // Each index entry points at its tensor's data: only the index says where it starts.
+  for (size_t i = 0; i < fields.size(); ++i) {
+    for (size_t j = i + 1; j < fields.size(); ++j) {
+      if (fields[i].entry >= 0 && fields[j].entry == fields[i].entry) {
+        std::printf("  file:f%zu:e -> file:f%zu:e;\n", i, j);
+      }
+    }
+  }
+  std::printf("}\n");
+}
+// [mts:draw-layout-end]
+
+// Removes the training directory and the temporary directory around it.
+int Clean(const char* dir) {
+  FileSystem& fs = *DefaultFileSystem();
+  for (const std::string& name : fs.ListDirectory("train")) fs.DeleteFile("train/" + name);
+  ::rmdir("train");
+  if (::chdir("/") != 0 || ::rmdir(dir) != 0) std::perror("save_small_checkpoint");
+  return 0;
+}
+
+int Main(bool draw) {
   char dir_template[] = "/tmp/save_small_checkpoint.XXXXXX";
   if (::mkdtemp(dir_template) == nullptr || ::chdir(dir_template) != 0) {
     std::perror("save_small_checkpoint: temporary directory");
@@ -170,6 +285,11 @@ int Main() {
   session.Run(global_step.Assign(Constant(Tensor::Scalar<int64_t>(7))));
   const std::string path = *saver.Save(session, "train/model.ckpt", /*global_step=*/7);
   // [mts:small-checkpoint-save-end]
+  const std::string file = fs.ReadFile(path);
+  if (draw) {
+    DrawFields(Decode(file));
+    return Clean(dir_template);
+  }
 
   std::printf("Saver::Save returned \"%s\". The directory train/ now holds:\n", path.c_str());
   for (const std::string& name : fs.ListDirectory("train")) {
@@ -178,11 +298,10 @@ int Main() {
   }
   std::printf("\ntrain/checkpoint, the state file:\n%s\n", fs.ReadFile("train/checkpoint").c_str());
 
-  const std::string file = fs.ReadFile(path);
   std::printf("%s, as xxd shows it:\n", path.c_str());
   HexDump(file);
   std::printf("\n");
-  Decode(file);
+  PrintFields(Decode(file));
 
   std::printf("\nRead back through CheckpointReader:\n");
   CheckpointReader reader(fs, path);
@@ -190,13 +309,13 @@ int Main() {
     std::printf("  %-12s %s\n", info.name.c_str(), reader.Read(info.name).DebugString().c_str());
   }
 
-  for (const std::string& name : fs.ListDirectory("train")) fs.DeleteFile("train/" + name);
-  ::rmdir("train");
-  if (::chdir("/") != 0 || ::rmdir(dir_template) != 0) std::perror("save_small_checkpoint");
-  return 0;
+  return Clean(dir_template);
 }
 
 }  // namespace
 }  // namespace mts
 
-int main() { return mts::Main(); }
+// With --dot, prints only the file's layout, as graphviz source (chapter 02 draws it).
+int main(int argc, char** argv) {
+  return mts::Main(argc > 1 && std::strcmp(argv[1], "--dot") == 0);
+}
