@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "chapters/python_beside_support.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/graph.h"
 #include "src/01_session/learning/gradient_descent_optimizer.h"
@@ -17,15 +18,9 @@
 namespace {
 
 using namespace mts;
-
-int failures = 0;
-
-void Expect(bool ok, const char* what) {
-  if (!ok) {
-    std::fprintf(stderr, "python_beside: %s\n", what);
-    ++failures;
-  }
-}
+using python_beside::Expect;
+using python_beside::failures;
+using python_beside::FreshDir;
 
 void GraphAndSession() {
   // [mts:pair-graph]

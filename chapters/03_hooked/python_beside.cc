@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "chapters/python_beside_support.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/graph.h"
 #include "src/01_session/learning/gradient_descent_optimizer.h"
@@ -25,26 +26,9 @@
 namespace {
 
 using namespace mts;
-
-int failures = 0;
-
-void Expect(bool ok, const char* what) {
-  if (!ok) {
-    std::fprintf(stderr, "python_beside: %s\n", what);
-    ++failures;
-  }
-}
-
-// A fresh directory under the test's scratch space.
-std::string FreshDir() {
-  const char* top = std::getenv("TEST_TMPDIR");
-  std::string pattern = std::string(top ? top : "/tmp") + "/python_beside.XXXXXX";
-  if (::mkdtemp(pattern.data()) == nullptr) {
-    std::perror("python_beside: mkdtemp");
-    std::exit(1);
-  }
-  return pattern;
-}
+using python_beside::Expect;
+using python_beside::failures;
+using python_beside::FreshDir;
 
 // A model to train: w moves towards 3, the global step counts the steps.
 struct Model {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "chapters/python_beside_support.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/graph.h"
 #include "src/01_session/session.h"
@@ -19,15 +20,9 @@
 namespace {
 
 using namespace mts;
-
-int failures = 0;
-
-void Expect(bool ok, const char* what) {
-  if (!ok) {
-    std::fprintf(stderr, "python_beside: %s\n", what);
-    ++failures;
-  }
-}
+using python_beside::Expect;
+using python_beside::failures;
+using python_beside::FreshDir;
 
 void CoordinatorStopsThreads() {
   std::atomic<int> counted{0};

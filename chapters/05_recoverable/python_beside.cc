@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "chapters/python_beside_support.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/graph.h"
 #include "src/01_session/learning/math_ops.h"
@@ -20,15 +21,9 @@
 namespace {
 
 using namespace mts;
-
-int failures = 0;
-
-void Expect(bool ok, const char* what) {
-  if (!ok) {
-    std::fprintf(stderr, "python_beside: %s\n", what);
-    ++failures;
-  }
-}
+using python_beside::Expect;
+using python_beside::failures;
+using python_beside::FreshDir;
 
 // A chief's sessions whose runs fail as `faults` says, counting the sessions made.
 std::shared_ptr<SessionCreator> PreemptedChief(std::shared_ptr<FaultSchedule> faults,
