@@ -5,7 +5,8 @@
 
 #include <atomic>
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || \
+    defined(MTS_THREAD_SANITIZER)
 #define MTS_ALLOC_COUNTER_OFF 1
 #endif
 
