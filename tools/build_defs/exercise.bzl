@@ -14,6 +14,9 @@ Every exercise in every chapter has the same shape, one folder per exercise:
                  `--define=exercises=starter` or when solution.cc does not exist (the
                  student copy made by tools/export_student_copy.sh)
   :<name>_test   a cc_test of <name>_test.cc against that library, tagged "exercise"
+  :<name>_starter_fails_test
+                 when solution.cc exists: the same tests built against starter.cc, which
+                 passes only if some of them fail (tools/build_defs/starter_fails_test.py)
   :book_files    the files a chapter may quote (never the solution)
 """
 
@@ -61,6 +64,32 @@ def mts_exercise(
         tags = ["exercise"],
     )
 
+    if solution:
+        # The other direction, in every `bazel test //...` of the instructor's tree: the
+        # same tests against the starter must fail, or the exercise asks nothing. Not in a
+        # student copy (no solution.cc), where starter.cc is the student's own work.
+        native.cc_library(
+            name = name + "_starter",
+            testonly = True,
+            hdrs = hdrs,
+            srcs = srcs + ["starter.cc"],
+            deps = deps,
+        )
+        native.cc_binary(
+            name = name + "_test_on_starter",
+            testonly = True,
+            srcs = [name + "_test.cc"],
+            deps = [":" + name + "_starter", "@gtest//:gtest_main"] + test_deps,
+            data = data,
+        )
+        native.sh_test(
+            name = name + "_starter_fails_test",
+            srcs = ["//tools/build_defs:starter_fails_test.py"],
+            args = ["$(location :%s_test_on_starter)" % name],
+            data = [":" + name + "_test_on_starter"] + data,
+            size = "small",
+            tags = ["exercise"],
+        )
     native.filegroup(
         name = "book_files",
         srcs = hdrs + srcs + ["starter.cc", name + "_test.cc"],

@@ -91,6 +91,21 @@ def _run(binary, args, env, cwd, timeout):
         return None, out
 
 
+def _cases_from_console(out):
+    """({case: None if it passed, else its first failure line}, the case that was running
+    when the output ends) from gtest's console output."""
+    ran, running, failure = {}, None, None
+    for line in out.splitlines():
+        if line.startswith("[ RUN      ] "):
+            running, failure = line[13:].strip(), None
+        elif running and line.startswith(("[       OK ] ", "[  FAILED  ] ")):
+            ran[running] = None if line.startswith("[       OK") else (failure or "failed")
+            running = None
+        elif running and failure is None and line.strip() and not line.endswith("Failure"):
+            failure = line.strip()
+    return ran, running
+
+
 def run_group(group, binary, srcdir, preload=None, timeout=TIMEOUT_SECS):
     """Runs one group's binary under its filter. `srcdir` is the runfiles root the test
     finds its data under (TEST_SRCDIR); `preload` a list of shared objects to load first."""
@@ -119,17 +134,28 @@ def run_group(group, binary, srcdir, preload=None, timeout=TIMEOUT_SECS):
                     if failure is None:
                         failure = case.find("error")
                     if failure is not None:
-                        ran[name] = (failure.get("message") or "failed").splitlines()[0]
+                        # "file:line" (or "unknown file") then what went wrong.
+                        ran[name] = ": ".join(
+                            (failure.get("message") or "failed").splitlines()[:2])
                     elif case.get("result") == "skipped" or case.get("status") == "notrun":
                         ran[name] = "skipped"
                     else:
                         ran[name] = None
             except ET.ParseError:
                 pass
+        dying = None
+        if not ran and (code is None or code < 0):
+            # Died before writing its report (a starter's exception escaping a thread ends
+            # in std::terminate): what the console says instead, and which case was running.
+            ran, dying = _cases_from_console(out)
         if code is None:
             result.note = "timed out after %d s" % timeout
         elif code < 0:
             result.note = "killed by signal %d" % -code
+        if dying:
+            what = [l for l in out.splitlines() if l.strip().startswith("what():")]
+            result.note += " in %s%s" % (dying, (": " + what[-1].strip()) if what else "")
+            ran[dying] = result.note
         last_line = next((l for l in reversed(out.splitlines()) if l.strip()), "")
         if code is not None and code > 0 and not ran:
             result.note = "exited %d without a report: %s" % (code, last_line[-300:])
