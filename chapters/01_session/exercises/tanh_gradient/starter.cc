@@ -10,11 +10,11 @@ namespace mts {
 
 std::vector<Output> TanhExGrad(const Operation& op, const std::vector<Output>& grad_outputs) {
   // [mts:exercise-todo]
-  // TODO(student): return {the gradient flowing into x}. The derivative of tanh is best
-  // written with the op's *output* y, which the forward pass computed already:
-  //   Output y(const_cast<Operation*>(&op), 0);
-  // The ops of math_ops.h and OnesLike (gradients.h) are all you need.
-  // An empty Output means "no gradient", so Gradients() stops here for now.
+  // TODO(student): return {the gradient flowing into x}. Two decisions: what to compute the
+  // derivative from (look at what the forward pass has already computed), and whether to
+  // build it from ordinary ops or from a fused kernel like stage 01's TanhGrad (the tests
+  // differentiate your gradient a second time). An empty Output means "no gradient", so
+  // Gradients() stops here for now.
   return {Output()};
   // [mts:exercise-todo-end]
 }

@@ -93,5 +93,41 @@ TEST(TanhGradientTest, KeepsFloat32) {
   EXPECT_NEAR(session.Run(grads[0]).ToVector<float>()[0], 1.0f - t * t, 1e-6f);
 }
 
+// The forward pass computed tanh(x) already: the gradient reuses it instead of computing
+// tanh again, so the graph holds one TanhEx, the forward one, and no fused gradient op.
+TEST(TanhGradientTest, ReusesTheForwardOutput) {
+  Graph g;
+  DefaultGraphScope as_default(g);
+  Output x = Placeholder(DataType::kDouble, {3}, "x");
+  std::vector<Output> grads = Gradients({ReduceSum(TanhEx(x))}, {x});
+  ASSERT_NE(grads[0].op(), nullptr);
+  int tanh_ops = 0;
+  for (const Operation* op : g.operations()) {
+    if (op->type() == "TanhEx") ++tanh_ops;
+    EXPECT_NE(op->type(), "TanhGrad") << "stage 01's fused TanhGrad cannot be differentiated";
+  }
+  EXPECT_EQ(tanh_ops, 1);
+}
+
+// The gradient is itself differentiable: d2/dx2 tanh(x) = -2 y (1 - y^2) with y = tanh(x).
+// Stage 01's own Tanh uses a fused TanhGrad op with no gradient; ordinary ops have one.
+TEST(TanhGradientTest, CanBeDifferentiatedAgain) {
+  Graph g;
+  DefaultGraphScope as_default(g);
+  const int64_t n = static_cast<int64_t>(kPoints.size());
+  Output x = Placeholder(DataType::kDouble, {n}, "x");
+  std::vector<Output> first = Gradients({ReduceSum(TanhEx(x))}, {x});
+  ASSERT_NE(first[0].op(), nullptr);
+  std::vector<Output> second = Gradients({ReduceSum(first[0])}, {x});
+  ASSERT_NE(second[0].op(), nullptr);
+  Session session;
+  const std::vector<double> curvature =
+      session.Run(second[0], {{x, Tensor::Vector<double>(kPoints)}}).ToVector<double>();
+  for (int64_t i = 0; i < n; ++i) {
+    const double y = std::tanh(kPoints[i]);
+    EXPECT_NEAR(curvature[i], -2.0 * y * (1.0 - y * y), 1e-12) << "at x = " << kPoints[i];
+  }
+}
+
 }  // namespace
 }  // namespace mts

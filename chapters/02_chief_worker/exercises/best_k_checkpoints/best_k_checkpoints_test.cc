@@ -8,10 +8,10 @@
 
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
-#include "src/platform/errors.h"
 #include "src/01_session/session.h"
 #include "src/01_session/variables.h"
 #include "src/02_chief_worker/checkpoint_state.h"
+#include "src/platform/errors.h"
 
 namespace mts {
 namespace {
@@ -86,6 +86,24 @@ TEST_F(BestCheckpointKeeperTest, TiesGoToTheEarlierCheckpoint) {
   EXPECT_EQ(KeptPaths(keeper), (Paths{Ckpt(1)}));
 }
 
+// Saving a step again (after a restart from an older checkpoint, say) writes the same path:
+// its old entry goes, as TensorFlow's Saver drops a path it saves again, so the path is kept
+// once, with its new metric, and dropping the stale entry cannot delete the file it names.
+TEST_F(BestCheckpointKeeperTest, SavingAStepAgainReplacesItsEntry) {
+  BestCheckpointKeeper keeper(saver_.get(), prefix(), 2);
+  SaveAt(keeper, 1, 1.0);
+  SaveAt(keeper, 2, 5.0);
+  EXPECT_TRUE(SaveAt(keeper, 2, 0.5));
+  EXPECT_EQ(KeptPaths(keeper), (Paths{Ckpt(2), Ckpt(1)}));
+  EXPECT_EQ(keeper.best().front().metric, 0.5);
+  EXPECT_TRUE(Exists(2));
+  EXPECT_TRUE(Exists(1));
+  const std::optional<CheckpointState> state =
+      GetCheckpointState(dir_, BestCheckpointKeeper::kStateFile);
+  ASSERT_TRUE(state);
+  EXPECT_EQ(state->all_model_checkpoint_paths, (Paths{Ckpt(1), Ckpt(2)}));
+}
+
 // The keeper's state file names the best as its model path and lists the kept worst first,
 // so LatestCheckpoint(dir, "best_checkpoint") finds the best.
 TEST_F(BestCheckpointKeeperTest, StateFileNamesTheBestLast) {
@@ -94,8 +112,7 @@ TEST_F(BestCheckpointKeeperTest, StateFileNamesTheBestLast) {
   SaveAt(keeper, 2, 0.2);
   SaveAt(keeper, 3, 0.3);
   SaveAt(keeper, 4, 0.8);
-  std::optional<CheckpointState> state =
-      GetCheckpointState(dir_, BestCheckpointKeeper::kStateFile);
+  std::optional<CheckpointState> state = GetCheckpointState(dir_, BestCheckpointKeeper::kStateFile);
   ASSERT_TRUE(state);
   EXPECT_EQ(state->model_checkpoint_path, Ckpt(2));
   EXPECT_EQ(state->all_model_checkpoint_paths, (Paths{Ckpt(1), Ckpt(3), Ckpt(2)}));
