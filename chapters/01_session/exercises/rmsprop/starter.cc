@@ -13,8 +13,8 @@ Output RMSPropOptimizer::ApplyDense(const Output& grad, const Variable& var) {
   // TODO(student): one RMSProp step, as rmsprop.h states it, over the slots GetSlot(var,
   // "rms"), GetSlot(var, "mg") (centered_ only) and GetSlot(var, "momentum"). Every update
   // must see the values of *this* step: the graph runs an op whenever its inputs are ready,
-  // so decide what makes each update wait for the one it depends on. And decide what
-  // momentum_ == 0 means: is it a reason to skip the momentum slot?
+  // so decide what makes each update wait for the one it depends on. And momentum_ == 0:
+  // the header says what it means; what would skipping the momentum slot break?
   // For now the "update" only reads var, so training goes nowhere.
   return Identity(var.value());
   // [mts:exercise-todo-end]
