@@ -17,6 +17,9 @@ TimeLimitHook::TimeLimitHook(double limit_secs, Clock* clock)
 // The monotonic time: a wall clock set back by NTP would stretch the budget.
 void TimeLimitHook::Begin() {
   start_micros_ = clock_->NowMicros();
+  // Also the start of the first step, in case no creator reports a session (a HookedSession
+  // made by hand): AfterCreateSession, when it comes, starts it again.
+  step_start_micros_ = *start_micros_;
   longest_step_micros_ = 0;
 }
 
