@@ -41,6 +41,18 @@ struct StackOptions {
 /// session. A hooked layer is always present, even when there are no hooks.
 std::vector<Layer> LayerStack(const StackOptions& options);
 
+/// Why a run() raised, as far as the shape of the stack is concerned.
+enum class RunFailure {
+  kPreemption,  ///< AbortedError or UnavailableError: a machine of the cluster was lost.
+  kOutOfRange,  ///< OutOfRangeError: the input is exhausted, training is over.
+  kOther,       ///< Any other error: a bug in the model or bad data.
+};
+
+/// Returns the layers that are built anew, outermost first, when the raw session's run()
+/// raised `failure`, before the next run() can go through; empty when the error goes up to
+/// the caller instead.
+std::vector<Layer> LayersRebuiltAfter(const StackOptions& options, RunFailure failure);
+
 /// Returns the layer's name as the book and the README spell it ("HookedSession").
 std::string_view LayerName(Layer layer);
 // [mts:layer-stack-api-end]

@@ -34,11 +34,32 @@ TEST(LayerStackTest, SingularSessionHasNoRecoveryLayer) {
 
 // The hooked layer is always directly above the raw session.
 TEST(LayerStackTest, HooksSitDirectlyAboveTheRawSession) {
-  for (const StackOptions& options :
-       {kMonitoredChief, kMonitoredWorker, kSingularChief}) {
+  for (const StackOptions& options : {kMonitoredChief, kMonitoredWorker, kSingularChief}) {
     const std::vector<Layer> stack = LayerStack(options);
     ASSERT_GE(stack.size(), 2u);
     EXPECT_EQ(stack[stack.size() - 2], Layer::kHooked);
+  }
+}
+
+// A lost machine costs everything below the recoverable layer: a new raw session (from the
+// same creator, so a chief's is again a chief's), a new coordinator, a new hooked layer.
+TEST(LayersRebuiltAfterTest, APreemptionRebuildsEveryLayerBelowRecovery) {
+  EXPECT_EQ(LayersRebuiltAfter(kMonitoredChief, RunFailure::kPreemption),
+            (std::vector<Layer>{Layer::kCoordinated, Layer::kHooked, Layer::kChief}));
+  EXPECT_EQ(LayersRebuiltAfter(kMonitoredWorker, RunFailure::kPreemption),
+            (std::vector<Layer>{Layer::kCoordinated, Layer::kHooked, Layer::kWorker}));
+}
+
+// Without a recoverable layer nobody catches the preemption: it reaches the caller.
+TEST(LayersRebuiltAfterTest, ASingularSessionRebuildsNothing) {
+  EXPECT_TRUE(LayersRebuiltAfter(kSingularChief, RunFailure::kPreemption).empty());
+}
+
+// The end of the input and a bug are not retried, even by a recoverable session.
+TEST(LayersRebuiltAfterTest, OnlyAPreemptionIsRecovered) {
+  for (const StackOptions& options : {kMonitoredChief, kMonitoredWorker, kSingularChief}) {
+    EXPECT_TRUE(LayersRebuiltAfter(options, RunFailure::kOutOfRange).empty());
+    EXPECT_TRUE(LayersRebuiltAfter(options, RunFailure::kOther).empty());
   }
 }
 

@@ -16,4 +16,15 @@ std::vector<Layer> LayerStack(const StackOptions& options) {
   return stack;
 }
 
+std::vector<Layer> LayersRebuiltAfter(const StackOptions& options, RunFailure failure) {
+  // Only the recoverable layer catches an error, and only a lost machine: the end of the
+  // input is how training ends, and any other error is a bug that a retry would repeat.
+  if (!options.recoverable || failure != RunFailure::kPreemption) return {};
+  // It keeps the recipe (a creator), not the stack: the raw session may belong to a dead
+  // master, and the coordinator's threads and the hooked layer were bound to it, so every
+  // layer below is made again. The recoverable layer itself survives; it does the rebuild.
+  const std::vector<Layer> stack = LayerStack(options);
+  return std::vector<Layer>(stack.begin() + 1, stack.end());
+}
+
 }  // namespace mts

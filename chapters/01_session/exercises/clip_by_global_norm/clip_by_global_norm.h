@@ -12,7 +12,9 @@
 //   clipped t   = t * clip_norm / max(global_norm, clip_norm)
 //
 // Below the limit nothing changes; above it, the direction of the step is kept and only its
-// length is cut to clip_norm. It sits between the two halves of Minimize:
+// length is cut to clip_norm. A global norm that is not finite (an inf or a NaN anywhere, or
+// squares that overflow) cannot be clipped to anything meaningful: then every element of
+// every clipped tensor is NaN, as in TensorFlow. It sits between the two halves of Minimize:
 //
 //   std::vector<GradAndVar> grads_and_vars = optimizer.ComputeGradients(loss);
 //   ... clip the gradients, pair them with their variables again ...
@@ -38,8 +40,9 @@ struct ClippedTensors {
   Output global_norm;
 };
 
-/// Clips `tensors` (gradients, typically) by their global norm, as described above. The
-/// ops are made in the graph of the tensors, under the name scope `name`.
+/// Clips `tensors` (gradients, typically) by their global norm, as described above; every
+/// clipped element is NaN when the global norm is not finite. The ops are made in the graph
+/// of the tensors, under the name scope `name`.
 /// \pre At least one tensor is non-null; all non-null tensors have one float dtype;
 ///   clip_norm > 0.
 /// \throws ValueError if every tensor is null.

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "src/01_session/array_ops.h"
@@ -54,8 +55,7 @@ TEST(ClipByGlobalNormTest, BelowTheLimitNothingChanges) {
     ClippedTensors result = ClipByGlobalNorm({A(), B()}, clip_norm);
     ASSERT_EQ(result.clipped.size(), 2u);
     Session session;
-    EXPECT_EQ(session.Run(result.clipped[0]).ToVector<double>(),
-              (std::vector<double>{3.0, 4.0}));
+    EXPECT_EQ(session.Run(result.clipped[0]).ToVector<double>(), (std::vector<double>{3.0, 4.0}));
     EXPECT_EQ(session.Run(result.clipped[1]).ToVector<double>(), (std::vector<double>{12.0}));
   }
 }
@@ -64,12 +64,43 @@ TEST(ClipByGlobalNormTest, BelowTheLimitNothingChanges) {
 TEST(ClipByGlobalNormTest, ZeroGradientsStayZero) {
   Graph g;
   DefaultGraphScope as_default(g);
-  ClippedTensors result =
-      ClipByGlobalNorm({Constant(Tensor::Vector<double>({0.0, 0.0}))}, 1.0);
+  ClippedTensors result = ClipByGlobalNorm({Constant(Tensor::Vector<double>({0.0, 0.0}))}, 1.0);
   ASSERT_NE(result.global_norm.op(), nullptr) << "no global_norm";
   Session session;
   EXPECT_EQ(session.Run(result.clipped[0]).ToVector<double>(), (std::vector<double>{0.0, 0.0}));
   EXPECT_EQ(session.Run(result.global_norm).scalar<double>(), 0.0);
+}
+
+// A norm that is inf or NaN cannot be clipped to: every element of every clipped tensor is
+// NaN, so the broken step is seen (a NanTensorHook stops) instead of silently zeroed.
+TEST(ClipByGlobalNormTest, ANonFiniteNormMakesEveryValueNaN) {
+  for (double bad :
+       {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
+    SCOPED_TRACE(bad);
+    Graph g;
+    DefaultGraphScope as_default(g);
+    ClippedTensors result =
+        ClipByGlobalNorm({A(), Constant(Tensor::Vector<double>({1.0, bad}))}, 5.0);
+    ASSERT_EQ(result.clipped.size(), 2u);
+    ASSERT_NE(result.global_norm.op(), nullptr) << "no global_norm";
+    Session session;
+    EXPECT_FALSE(std::isfinite(session.Run(result.global_norm).scalar<double>()));
+    for (const Output& clipped : result.clipped) {
+      for (double v : session.Run(clipped).ToVector<double>()) EXPECT_TRUE(std::isnan(v)) << v;
+    }
+  }
+}
+
+// Squares that overflow float32 make the norm inf even though every value is finite.
+TEST(ClipByGlobalNormTest, AnOverflowingNormMakesEveryValueNaN) {
+  Graph g;
+  DefaultGraphScope as_default(g);
+  ClippedTensors result = ClipByGlobalNorm({Constant(Tensor::Vector<float>({3e20f, 1.0f}))}, 1.0);
+  ASSERT_EQ(result.clipped.size(), 1u);
+  Session session;
+  for (float v : session.Run(result.clipped[0]).ToVector<float>()) {
+    EXPECT_TRUE(std::isnan(v)) << v;
+  }
 }
 
 // A null entry (a variable without a gradient) keeps its place and stays null.

@@ -33,7 +33,11 @@ ClippedTensors ClipByGlobalNorm(const std::vector<Output>& tensors, double clip_
   // scale = clip / max(norm, clip), with max(norm, clip) = clip + relu(norm - clip). It is
   // exactly 1 below the limit, and never divides by a zero norm.
   Output clip = scalar(clip_norm);
-  Output scale = Div(clip, Add(clip, Relu(Sub(result.global_norm, clip))), "scale");
+  Output finite_scale = Div(clip, Add(clip, Relu(Sub(result.global_norm, clip))));
+  // A non-finite norm would give scale 0 (clip / inf), quietly zeroing a step that went
+  // wrong. norm - norm is 0 for a finite norm and NaN for inf or NaN, so adding it makes
+  // every clipped value NaN instead, which NanTensorHook and CheckNumerics will catch.
+  Output scale = Add(finite_scale, Sub(result.global_norm, result.global_norm), "scale");
   for (const Output& t : tensors) {
     result.clipped.push_back(t.op() == nullptr ? Output() : Mul(t, scale));
   }

@@ -14,11 +14,13 @@ ClippedTensors ClipByGlobalNorm(const std::vector<Output>& tensors, double clip_
                                 const std::string& name) {
   ClippedTensors result;
   // [mts:exercise-todo]
-  // TODO(student): build the global norm and the clipped tensors from ops you know:
-  // Square, ReduceSum, AddN (gradients.h), Sqrt, Mul, Div, Add, Sub. Two hints:
-  //  - math_ops.h has no Maximum, but max(a, b) = b + relu(a - b) (Relu is in nn_ops.h);
-  //  - a constant must have the tensors' dtype: Tensor::Scalar(float or double value).
-  // Skip null tensors, keeping their place in `clipped`. Open a NameScope for `name`.
+  // TODO(student): build the global norm and the clipped tensors from the ops of this stage
+  // (math_ops.h, nn_ops.h, AddN in gradients.h), in the tensors' graph, under a NameScope
+  // for `name`; a null tensor keeps its place. There is no Maximum and no IsFinite op:
+  // decide how to express max(norm, clip) without dividing by a zero norm, and what the
+  // clipped tensors become when the norm is inf or NaN. Would zeros (a skipped step) be
+  // better than NaN there? The header says what TensorFlow chose; the tests pin it.
+  // A constant must have the tensors' dtype: Tensor::Scalar(float or double value).
   result.clipped = tensors;  // Unclipped, for now.
   // [mts:exercise-todo-end]
   return result;

@@ -24,7 +24,9 @@ namespace mts {
 /// `clip_min` and `clip_max` are scalars of t's dtype. The output has t's dtype and shape.
 /// \throws TypeError at build time if the three dtypes differ or are not numeric;
 ///   ValueError if a bound is not a scalar (when its rank is known).
-///   Running it with clip_min > clip_max raises InvalidArgumentError naming the op.
+///   Running it raises InvalidArgumentError naming the op if clip_min > clip_max, or if a
+///   bound whose rank was unknown while building turns out not to be a scalar (a tensor
+///   of shape [1] is not one).
 Output ClipByValue(const Output& t, const Output& clip_min, const Output& clip_max,
                    const std::string& name = "clip_by_value");
 

@@ -44,8 +44,7 @@ TEST_F(ClipByValueTest, MixedDtypesAreATypeErrorAtBuildTime) {
 // A bound that is not a scalar is rejected while the graph is built.
 TEST_F(ClipByValueTest, NonScalarBoundIsAValueErrorAtBuildTime) {
   Output t = Constant(Tensor::Vector<float>({1}));
-  EXPECT_THROW(ClipByValue(t, Constant(Tensor::Vector<float>({0, 0})), Constant(1.0f)),
-               ValueError);
+  EXPECT_THROW(ClipByValue(t, Constant(Tensor::Vector<float>({0, 0})), Constant(1.0f)), ValueError);
 }
 
 // Bounds in the wrong order are only known at run time: InvalidArgumentError naming the op.
@@ -58,6 +57,23 @@ TEST_F(ClipByValueTest, ReversedBoundsFailAtRunTimeNamingTheOp) {
         session.Run(c, {{lo, Tensor::Scalar(2.0f)}});
       },
       Throws<InvalidArgumentError>(HasOpName("clip")));
+}
+
+// A bound of unknown rank passes the build; fed a non-scalar, even one of a single element,
+// it fails at run time naming the op.
+TEST_F(ClipByValueTest, BoundOfUnknownRankIsCheckedAtRunTime) {
+  Output hi = Placeholder(DataType::kFloat, TensorShape::Unknown(), "hi");
+  Output c = ClipByValue(Constant(Tensor::Vector<float>({1, 5})), Constant(0.0f), hi, "clip");
+  Session session;
+  EXPECT_EQ(session.Run(c, {{hi, Tensor::Scalar(2.0f)}}).ToVector<float>(),
+            (std::vector<float>{1, 2}));
+  for (const Tensor& bad : {Tensor::Vector<float>({2}), Tensor::Vector<float>({2, 3})}) {
+    EXPECT_THAT(
+        [&] {
+          session.Run(c, {{hi, bad}});
+        },
+        Throws<InvalidArgumentError>(HasOpName("clip")));
+  }
 }
 
 }  // namespace

@@ -6,8 +6,7 @@ namespace mts {
 void ClipByValueShape(ShapeContext& ctx) {
   const Output& t = ctx.inputs[0];
   if (!IsNumeric(t.dtype())) {
-    throw TypeError("'" + ctx.op_name + "' needs a numeric tensor, got " +
-                    DataTypeName(t.dtype()));
+    throw TypeError("'" + ctx.op_name + "' needs a numeric tensor, got " + DataTypeName(t.dtype()));
   }
   for (int i = 1; i <= 2; ++i) {
     const Output& bound = ctx.inputs[i];
@@ -26,6 +25,15 @@ void ClipByValueShape(ShapeContext& ctx) {
 
 void ClipByValueKernel(OpKernelContext& ctx) {
   const Tensor& t = ctx.input(0);
+  // The shape function could not check a bound of unknown rank; the values can be checked.
+  for (int i = 1; i <= 2; ++i) {
+    if (ctx.input(i).shape().rank() != 0) {
+      throw InvalidArgumentError("bound '" + ctx.op().input(i).name() +
+                                     "' must be a scalar, got shape " +
+                                     ctx.input(i).shape().ToString(),
+                                 ctx.op().name());
+    }
+  }
   Tensor& out = ctx.allocate_output(0, t.shape());
   DispatchDataType(t.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;

@@ -5,16 +5,16 @@ namespace mts {
 
 // [mts:exercise-todo]
 void ClipByValueShape(ShapeContext& ctx) {
-  // TODO: check that t, clip_min and clip_max share one numeric dtype (TypeError
-  // otherwise) and that the bounds are scalars when their rank is known (ValueError), then
-  // add one output with t's dtype and static shape: ctx.AddOutput(dtype, shape).
+  // TODO: the header lists the errors. Decide which of them the shape function can raise
+  // (what is known while the graph is built?) and which only the kernel can; a check that
+  // depends on something unknown at build time has to be made again when the op runs.
   ctx.AddOutput(ctx.inputs[0].dtype(), ctx.inputs[0].shape());
 }
 
 void ClipByValueKernel(OpKernelContext& ctx) {
-  // TODO: read the bounds, raise InvalidArgumentError (naming ctx.op().name()) if
-  // clip_min > clip_max, and write min(max(t, clip_min), clip_max) with one Eigen
-  // expression over flat<T>(). DispatchDataType turns the dtype into a C++ type.
+  // TODO: the clipped tensor, with one Eigen expression over flat<T>() (DispatchDataType
+  // turns the dtype into a C++ type), after the checks only the values allow. An error
+  // raised here should name ctx.op().name(): why does that matter more than at build time?
   ctx.set_output(0, ctx.input(0));
 }
 // [mts:exercise-todo-end]

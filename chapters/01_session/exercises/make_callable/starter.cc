@@ -10,12 +10,13 @@ Callable::Callable(Session& session, std::vector<Output> feeds, std::vector<Outp
       feeds_(std::move(feeds)),
       fetches_(std::move(fetches)),
       targets_(std::move(targets)) {
-  // TODO: check that every feed and fetch has graph() == session.graph(), every target too,
-  // and that no feed appears twice; throw ValueError naming the culprit otherwise.
+  // TODO: the header states what is checked here, once, so that no call has to. Decide
+  // what identifies "the same tensor" for the duplicate-feed check, and what a null
+  // Output or Operation* should raise (it has no graph to compare).
 }
 
 std::vector<Tensor> Callable::operator()(const std::vector<Tensor>& feed_values) const {
-  // TODO: check the number of values, pair them with feeds_ in a FeedDict, and run.
+  // TODO: one run of the signature with these values. Which check can only happen here?
   return {};
 }
 // [mts:exercise-todo-end]

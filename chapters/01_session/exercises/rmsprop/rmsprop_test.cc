@@ -19,33 +19,62 @@ namespace {
 
 const std::vector<double> kInitialW = {1.0, -2.0};
 
-// Two steps match the rule computed with plain arithmetic.
-TEST(RMSPropTest, TwoStepsMatchTheRuleByHand) {
+// Trains w on sum(w^2) for `steps` steps beside a replay of rmsprop.h's rule in plain
+// arithmetic, and compares w and every slot after each step.
+void ExpectStepsMatchTheRuleByHand(double momentum, bool centered, int steps) {
   const double lr = 0.01, decay = 0.9, epsilon = 1e-6;
   Graph g;
   DefaultGraphScope as_default(g);
   Variable w(Tensor::Vector<double>(kInitialW), "w");
-  RMSPropOptimizer optimizer(lr, decay, epsilon);
+  RMSPropOptimizer optimizer(lr, decay, momentum, epsilon, centered);
   Operation* train_op = optimizer.Minimize(ReduceSum(Square(w)));
   Session session;
   session.Run(GlobalVariablesInitializer());
 
-  std::vector<double> hand_w = kInitialW, hand_rms(kInitialW.size(), 0.0);
-  for (int step = 1; step <= 2; ++step) {
-    for (size_t i = 0; i < hand_w.size(); ++i) {
+  const size_t n = kInitialW.size();
+  std::vector<double> hand_w = kInitialW, hand_rms(n, 0.0), hand_mg(n, 0.0), hand_mom(n, 0.0);
+  for (int step = 1; step <= steps; ++step) {
+    for (size_t i = 0; i < n; ++i) {
       const double grad = 2.0 * hand_w[i];
       hand_rms[i] = decay * hand_rms[i] + (1 - decay) * grad * grad;
-      hand_w[i] -= lr * grad / std::sqrt(hand_rms[i] + epsilon);
+      hand_mg[i] = decay * hand_mg[i] + (1 - decay) * grad;
+      const double d = centered ? hand_rms[i] - hand_mg[i] * hand_mg[i] : hand_rms[i];
+      hand_mom[i] = momentum * hand_mom[i] + lr * grad / std::sqrt(d + epsilon);
+      hand_w[i] -= hand_mom[i];
     }
     session.Run(train_op);
-    const std::vector<double> w_now = session.Run(w.value()).ToVector<double>();
-    const std::vector<double> rms_now =
-        session.Run(optimizer.GetSlot(w, "rms").value()).ToVector<double>();
-    for (size_t i = 0; i < hand_w.size(); ++i) {
+    auto read = [&](const Variable& v) { return session.Run(v.value()).ToVector<double>(); };
+    const std::vector<double> w_now = read(w);
+    const std::vector<double> rms_now = read(optimizer.GetSlot(w, "rms"));
+    const std::vector<double> mom_now = read(optimizer.GetSlot(w, "momentum"));
+    for (size_t i = 0; i < n; ++i) {
       EXPECT_NEAR(w_now[i], hand_w[i], 1e-12) << "w[" << i << "] after step " << step;
       EXPECT_NEAR(rms_now[i], hand_rms[i], 1e-12) << "rms[" << i << "] after step " << step;
+      EXPECT_NEAR(mom_now[i], hand_mom[i], 1e-12) << "mom[" << i << "] after step " << step;
+    }
+    if (centered) {
+      const std::vector<double> mg_now = read(optimizer.GetSlot(w, "mg"));
+      for (size_t i = 0; i < n; ++i) {
+        EXPECT_NEAR(mg_now[i], hand_mg[i], 1e-12) << "mg[" << i << "] after step " << step;
+      }
     }
   }
+}
+
+// Without momentum, two steps match the plain rule; the momentum slot still holds the last
+// move, as TensorFlow's does (momentum 0 is not a reason to skip the slot).
+TEST(RMSPropTest, TwoStepsMatchTheRuleByHand) {
+  ExpectStepsMatchTheRuleByHand(/*momentum=*/0.0, /*centered=*/false, 2);
+}
+
+// With momentum, each step adds a fraction of the last move: three steps, by hand.
+TEST(RMSPropTest, MomentumStepsMatchTheRuleByHand) {
+  ExpectStepsMatchTheRuleByHand(/*momentum=*/0.5, /*centered=*/false, 3);
+}
+
+// Centered, the denominator uses this step's mg as well as this step's rms.
+TEST(RMSPropTest, CenteredStepsMatchTheRuleByHand) {
+  ExpectStepsMatchTheRuleByHand(/*momentum=*/0.9, /*centered=*/true, 3);
 }
 
 // The first step, on paper: rms = 0.1 g^2, so each element moves by lr / sqrt(0.1),
@@ -54,7 +83,7 @@ TEST(RMSPropTest, FirstStepMovesEveryElementByTheSameAmount) {
   Graph g;
   DefaultGraphScope as_default(g);
   Variable w(Tensor::Vector<double>(kInitialW), "w");
-  RMSPropOptimizer optimizer(0.01, 0.9, 1e-10);
+  RMSPropOptimizer optimizer(0.01, 0.9, 0.0, 1e-10);
   Operation* train_op = optimizer.Minimize(ReduceSum(Square(w)));
   Session session;
   session.Run(GlobalVariablesInitializer());
@@ -65,7 +94,8 @@ TEST(RMSPropTest, FirstStepMovesEveryElementByTheSameAmount) {
   EXPECT_NEAR(w1[1], -2.0 + move, 1e-9);
 }
 
-// Each variable has its own slot, a global, non-trainable variable named "<var>/RMSProp".
+// Each variable has its own slots, global, non-trainable variables named after the
+// optimizer, "<var>/RMSProp" and "<var>/RMSProp_1".
 TEST(RMSPropTest, EachVariableGetsItsOwnSlot) {
   Graph g;
   DefaultGraphScope as_default(g);
@@ -74,9 +104,22 @@ TEST(RMSPropTest, EachVariableGetsItsOwnSlot) {
   RMSPropOptimizer optimizer(0.01);
   optimizer.Minimize(Add(ReduceSum(Square(w)), Square(b)));
   EXPECT_EQ(optimizer.GetSlot(w, "rms").name(), "w/RMSProp");
+  EXPECT_EQ(optimizer.GetSlot(w, "momentum").name(), "w/RMSProp_1");
   EXPECT_EQ(optimizer.GetSlot(b, "rms").name(), "b/RMSProp");
-  EXPECT_EQ(GlobalVariables().size(), 4u);
+  EXPECT_EQ(optimizer.GetSlot(b, "momentum").name(), "b/RMSProp_1");
+  EXPECT_EQ(GlobalVariables().size(), 6u);
   EXPECT_EQ(TrainableVariables().size(), 2u);
+}
+
+// Centered, the mean-gradient slot comes second, as in TensorFlow.
+TEST(RMSPropTest, CenteredAddsTheMeanGradientSlot) {
+  Graph g;
+  DefaultGraphScope as_default(g);
+  Variable w(Tensor::Vector<double>(kInitialW), "w");
+  RMSPropOptimizer optimizer(0.01, 0.9, 0.0, 1e-10, /*centered=*/true);
+  optimizer.Minimize(ReduceSum(Square(w)));
+  EXPECT_EQ(optimizer.GetSlot(w, "mg").name(), "w/RMSProp_1");
+  EXPECT_EQ(optimizer.GetSlot(w, "momentum").name(), "w/RMSProp_2");
 }
 
 // With a global step, one run is one step, as for every optimizer.

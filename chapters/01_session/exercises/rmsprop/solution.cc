@@ -7,16 +7,25 @@
 namespace mts {
 
 Output RMSPropOptimizer::ApplyDense(const Output& grad, const Variable& var) {
+  Output decay = ScalarLike(var, decay_, "decay");
+  Output one_minus_decay = ScalarLike(var, 1.0 - decay_, "one_minus_decay");
+  // Each Assign outputs the new value, and every later update reads that output, not the
+  // slot: the data edge is what orders the updates, so no step sees a stale value.
   Variable rms = GetSlot(var, "rms");
-  // rms <- decay * rms + (1 - decay) * g^2. Assign outputs the new value.
-  Output new_rms = rms.Assign(Add(Mul(ScalarLike(var, decay_, "decay"), rms.value()),
-                                  Mul(ScalarLike(var, 1.0 - decay_, "one_minus_decay"),
-                                      Square(grad))));
-  // Reading new_rms (not rms.value()) is what orders the two updates: var's update takes
-  // the slot's Assign as an input, so it cannot run before it.
-  Output step = Mul(ScalarLike(var, learning_rate_, "learning_rate"),
-                    Div(grad, Sqrt(Add(new_rms, ScalarLike(var, epsilon_, "epsilon")))));
-  return var.AssignSub(step);
+  Output new_rms = rms.Assign(Add(Mul(decay, rms.value()), Mul(one_minus_decay, Square(grad))));
+  Output denominator = new_rms;
+  if (centered_) {
+    Variable mg = GetSlot(var, "mg");
+    Output new_mg = mg.Assign(Add(Mul(decay, mg.value()), Mul(one_minus_decay, grad)));
+    denominator = Sub(new_rms, Square(new_mg));
+  }
+  // Always through the momentum slot, as TensorFlow's ApplyRMSProp does: with momentum 0
+  // the slot holds this step's move, which is the plain rule, and nothing needs a branch.
+  Variable mom = GetSlot(var, "momentum");
+  Output step = Div(Mul(ScalarLike(var, learning_rate_, "learning_rate"), grad),
+                    Sqrt(Add(denominator, ScalarLike(var, epsilon_, "epsilon"))));
+  Output new_mom = mom.Assign(Add(Mul(ScalarLike(var, momentum_, "momentum"), mom.value()), step));
+  return var.AssignSub(new_mom);
 }
 
 }  // namespace mts

@@ -10,9 +10,11 @@ namespace mts {
 
 Output RMSPropOptimizer::ApplyDense(const Output& grad, const Variable& var) {
   // [mts:exercise-todo]
-  // TODO(student): update the slot GetSlot(var, "rms") with rms.Assign(...), then update
-  // var with var.AssignSub(...), and return the latter. Make sure var's update uses the
-  // *new* rms: what makes one op run after another in a graph?
+  // TODO(student): one RMSProp step, as rmsprop.h states it, over the slots GetSlot(var,
+  // "rms"), GetSlot(var, "mg") (centered_ only) and GetSlot(var, "momentum"). Every update
+  // must see the values of *this* step: the graph runs an op whenever its inputs are ready,
+  // so decide what makes each update wait for the one it depends on. And momentum_ == 0:
+  // the header says what it means; what would skipping the momentum slot break?
   // For now the "update" only reads var, so training goes nowhere.
   return Identity(var.value());
   // [mts:exercise-todo-end]

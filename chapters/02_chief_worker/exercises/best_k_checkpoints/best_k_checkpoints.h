@@ -18,11 +18,10 @@
 // best. The Saver's own state file and rotation are not used: Save calls the Saver with
 // write_state = false, so the Saver can never delete a checkpoint this keeper wants.
 //
-// Save must keep the chapter's crash promise: at every moment the state file names kept
-// checkpoints that exist and are whole. So, in this order: save the new checkpoint; decide
-// which k to keep; rewrite the state file; only then delete the file of the checkpoint that
-// dropped out (which may be the one just saved). Ties go to the earlier checkpoint: a new
-// one must be strictly better to push out an old one.
+// Save must keep the chapter's crash promise: at every moment, whenever the process dies,
+// the state file names kept checkpoints that exist and are whole. Ties go to the earlier
+// checkpoint: a new one must be strictly better to push out an old one. Saving a step again
+// writes the same path, which is then kept at most once, with its latest metric.
 //
 // Lifecycle: construct over a Saver; call Save after each evaluation; read best().
 // Thread safety: one thread at a time.

@@ -1,6 +1,7 @@
 // Tests of the best-k checkpoints exercise.
 #include "chapters/02_chief_worker/exercises/best_k_checkpoints/best_k_checkpoints.h"
 
+#include <errno.h>
 #include <stdlib.h>
 
 #include <cstdlib>
@@ -8,10 +9,12 @@
 
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
-#include "src/platform/errors.h"
 #include "src/01_session/session.h"
 #include "src/01_session/variables.h"
 #include "src/02_chief_worker/checkpoint_state.h"
+#include "src/platform/errors.h"
+#include "tests/testing/failing_file_system.h"
+#include "tests/testing/forwarding_file_system.h"
 
 namespace mts {
 namespace {
@@ -86,6 +89,24 @@ TEST_F(BestCheckpointKeeperTest, TiesGoToTheEarlierCheckpoint) {
   EXPECT_EQ(KeptPaths(keeper), (Paths{Ckpt(1)}));
 }
 
+// Saving a step again (after a restart from an older checkpoint, say) writes the same path:
+// its old entry goes, as TensorFlow's Saver drops a path it saves again, so the path is kept
+// once, with its new metric, and dropping the stale entry cannot delete the file it names.
+TEST_F(BestCheckpointKeeperTest, SavingAStepAgainReplacesItsEntry) {
+  BestCheckpointKeeper keeper(saver_.get(), prefix(), 2);
+  SaveAt(keeper, 1, 1.0);
+  SaveAt(keeper, 2, 5.0);
+  EXPECT_TRUE(SaveAt(keeper, 2, 0.5));
+  EXPECT_EQ(KeptPaths(keeper), (Paths{Ckpt(2), Ckpt(1)}));
+  EXPECT_EQ(keeper.best().front().metric, 0.5);
+  EXPECT_TRUE(Exists(2));
+  EXPECT_TRUE(Exists(1));
+  const std::optional<CheckpointState> state =
+      GetCheckpointState(dir_, BestCheckpointKeeper::kStateFile);
+  ASSERT_TRUE(state);
+  EXPECT_EQ(state->all_model_checkpoint_paths, (Paths{Ckpt(1), Ckpt(2)}));
+}
+
 // The keeper's state file names the best as its model path and lists the kept worst first,
 // so LatestCheckpoint(dir, "best_checkpoint") finds the best.
 TEST_F(BestCheckpointKeeperTest, StateFileNamesTheBestLast) {
@@ -94,8 +115,7 @@ TEST_F(BestCheckpointKeeperTest, StateFileNamesTheBestLast) {
   SaveAt(keeper, 2, 0.2);
   SaveAt(keeper, 3, 0.3);
   SaveAt(keeper, 4, 0.8);
-  std::optional<CheckpointState> state =
-      GetCheckpointState(dir_, BestCheckpointKeeper::kStateFile);
+  std::optional<CheckpointState> state = GetCheckpointState(dir_, BestCheckpointKeeper::kStateFile);
   ASSERT_TRUE(state);
   EXPECT_EQ(state->model_checkpoint_path, Ckpt(2));
   EXPECT_EQ(state->all_model_checkpoint_paths, (Paths{Ckpt(1), Ckpt(3), Ckpt(2)}));
@@ -129,6 +149,49 @@ TEST_F(BestCheckpointKeeperTest, TheBestRestores) {
   Session fresh;
   saver_->Restore(fresh, *LatestCheckpoint(dir_, BestCheckpointKeeper::kStateFile));
   EXPECT_EQ(fresh.Run(value_.value()).scalar<float>(), 2.0f);
+}
+
+// A file system whose deletions fail (a read-only directory, say); everything else works.
+class UndeletableFileSystem : public ForwardingFileSystem {
+ public:
+  void DeleteFile(const std::string& path) override {
+    ++attempts;
+    throw PermissionDeniedError("cannot delete " + path);
+  }
+  int attempts = 0;
+};
+
+// A deletion that fails costs disk space, not the save: Save neither throws nor forgets what
+// it decided, and the state file names only the kept checkpoints.
+TEST_F(BestCheckpointKeeperTest, AFailedDeletionIsNotAFailedSave) {
+  UndeletableFileSystem fs;
+  BestCheckpointKeeper keeper(saver_.get(), prefix(), 1, &fs);
+  SaveAt(keeper, 1, 0.5);
+  EXPECT_FALSE(SaveAt(keeper, 2, 0.9));
+  EXPECT_EQ(fs.attempts, 1);
+  EXPECT_EQ(KeptPaths(keeper), (Paths{Ckpt(1)}));
+  EXPECT_TRUE(Exists(2));  // Left behind, but named by nothing.
+  EXPECT_EQ(LatestCheckpoint(dir_, BestCheckpointKeeper::kStateFile), Ckpt(1));
+  EXPECT_TRUE(SaveAt(keeper, 3, 0.1));
+  EXPECT_EQ(KeptPaths(keeper), (Paths{Ckpt(3)}));
+}
+
+// When the state file cannot be written, Save throws, and the keeper still describes the
+// disk: best() and the state file are as before, and no kept checkpoint was deleted.
+TEST_F(BestCheckpointKeeperTest, AFailedStateFileWriteChangesNothingKept) {
+  FailingWritesFileSystem fs(BestCheckpointKeeper::kStateFile, ENOSPC);
+  fs.set_failing(false);
+  BestCheckpointKeeper keeper(saver_.get(), prefix(), 1, &fs);
+  SaveAt(keeper, 1, 0.5);
+  fs.set_failing(true);
+  EXPECT_THROW(SaveAt(keeper, 2, 0.1), OpError);
+  EXPECT_EQ(KeptPaths(keeper), (Paths{Ckpt(1)}));
+  EXPECT_TRUE(Exists(1));
+  EXPECT_EQ(LatestCheckpoint(dir_, BestCheckpointKeeper::kStateFile), Ckpt(1));
+  fs.set_failing(false);
+  EXPECT_TRUE(SaveAt(keeper, 3, 0.2));
+  EXPECT_EQ(KeptPaths(keeper), (Paths{Ckpt(3)}));
+  EXPECT_FALSE(Exists(1));
 }
 
 // k must be at least one.

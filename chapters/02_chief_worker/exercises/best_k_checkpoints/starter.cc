@@ -1,10 +1,9 @@
 // Starter for the best-k checkpoints exercise.
-#include "chapters/02_chief_worker/exercises/best_k_checkpoints/best_k_checkpoints.h"
-
 #include <utility>
 
-#include "src/platform/errors.h"
+#include "chapters/02_chief_worker/exercises/best_k_checkpoints/best_k_checkpoints.h"
 #include "src/02_chief_worker/checkpoint_state.h"
+#include "src/platform/errors.h"
 
 namespace mts {
 
@@ -14,20 +13,21 @@ BestCheckpointKeeper::BestCheckpointKeeper(Saver* saver, std::string save_path, 
       save_path_(std::move(save_path)),
       k_(k),
       fs_(fs != nullptr ? fs : DefaultFileSystem()) {
-  if (k_ < 1) throw ValueError("BestCheckpointKeeper: k must be at least 1, got " +
-                               std::to_string(k_));
+  if (k_ < 1)
+    throw ValueError("BestCheckpointKeeper: k must be at least 1, got " + std::to_string(k_));
 }
 
 // [mts:exercise-todo]
 bool BestCheckpointKeeper::Save(SessionInterface& session, int64_t step, double metric) {
-  // TODO: this saves and remembers every checkpoint, and never deletes one. Make it:
-  //   1. insert the new checkpoint into kept_ in order, best first, after any with an
-  //      equal metric (ties go to the earlier checkpoint);
-  //   2. if more than k_ are kept, the last one drops out;
-  //   3. rewrite the state file with UpdateCheckpointStateFile(Dirname(save_path_), best,
-  //      kept paths worst to best, kStateFile, false, fs_);
-  //   4. only then delete the dropped checkpoint's file with fs_->DeleteFile.
-  // Change kept_ only once the state file is written, so a failed write leaves it as it was.
+  // TODO: this saves and remembers every checkpoint, and never deletes one. The header
+  // states the contract; the decisions are yours, and the tests pin them:
+  //  - where a new checkpoint goes among equal metrics, and what a second save of the same
+  //    step (the same path) does to the list;
+  //  - in which order the new file, the state file (UpdateCheckpointStateFile, in
+  //    checkpoint_state.h, with kStateFile) and the deletion happen, so that a crash
+  //    between any two leaves a state file naming only whole files that exist;
+  //  - when kept_ changes, so that a failure leaves it describing the disk, and what a
+  //    failed deletion should cost.
   const std::string path = *saver_->Save(session, save_path_, step, "checkpoint",
                                          /*write_state=*/false);
   kept_.push_back({path, metric});

@@ -1,12 +1,11 @@
 // Starter for the name-mapped restore exercise.
-#include "chapters/02_chief_worker/exercises/restore_with_name_map/restore_with_name_map.h"
-
 #include <set>
 
+#include "chapters/02_chief_worker/exercises/restore_with_name_map/restore_with_name_map.h"
 #include "src/01_session/array_ops.h"
-#include "src/platform/errors.h"
 #include "src/01_session/graph.h"
 #include "src/02_chief_worker/checkpoint_file.h"
+#include "src/platform/errors.h"
 
 namespace mts {
 
@@ -20,8 +19,7 @@ NameMappedRestorer::NameMappedRestorer(std::map<std::string, Variable> name_map)
                        "' is in another graph than '" + name_map.begin()->second.name() + "'");
     }
     if (!seen.insert(variable.op()).second) {
-      throw ValueError("NameMappedRestorer: two names map to variable '" + variable.name() +
-                       "'");
+      throw ValueError("NameMappedRestorer: two names map to variable '" + variable.name() + "'");
     }
   }
   if (graph->finalized()) {
@@ -45,11 +43,12 @@ NameMappedRestorer::NameMappedRestorer(std::map<std::string, Variable> name_map)
 void NameMappedRestorer::Restore(SessionInterface& session, const std::string& path,
                                  FileSystem* fs) {
   // TODO: this works when all is well, but it assigns the variables one by one, so a
-  // problem with the third leaves the first two changed; and it stops at the first missing
-  // name. Model the fix on Saver::Restore (saver.cc, [mts:restore-all-or-nothing]): with a
-  // CheckpointReader, first name every missing stored name (NotFoundError), then check each
-  // dtype and shape (InvalidArgumentError) and Read each value into a FeedDict, and only
-  // then Run restore_op_ once with all the feeds.
+  // problem with the third leaves the first two changed, and it stops at the first missing
+  // name. Keep the Saver's promise, all or nothing (saver.cc, [mts:restore-all-or-nothing]
+  // shows how the Saver does it). Decide what must be known before the first variable may
+  // change (which of the header's errors can only the Read of a value find?), how many runs
+  // the restore takes, and why the missing names are collected rather than raised one by
+  // one.
   CheckpointReader reader(fs != nullptr ? *fs : *DefaultFileSystem(), path);
   for (size_t i = 0; i < variables_.size(); ++i) {
     session.Run(assigns_[i], {{placeholders_[i], reader.Read(stored_names_[i])}});

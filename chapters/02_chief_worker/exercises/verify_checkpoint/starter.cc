@@ -1,17 +1,18 @@
 // Starter for the checkpoint verifier exercise.
 #include "chapters/02_chief_worker/exercises/verify_checkpoint/verify_checkpoint.h"
-
-#include "src/platform/errors.h"
 #include "src/02_chief_worker/checkpoint_file.h"
+#include "src/platform/errors.h"
 
 namespace mts {
 
 // [mts:exercise-todo]
-CheckpointReport VerifyCheckpoint(FileSystem& fs, const std::string& path) {
-  // TODO: this lists the tensors but checks none of them. A CheckpointReader verifies the
-  // header and index when it is constructed (let its DataLossError go: nothing can be
-  // located in a file whose index is damaged), and each tensor's data only when it is
-  // Read. Read every tensor; record each failure in that tensor's report and go on.
+CheckpointReport VerifyCheckpoint(FileSystem& fs, const std::string& path,
+                                  const std::vector<ExpectedTensor>& expected) {
+  // TODO: this lists the tensors but checks none of them, and ignores `expected`. The
+  // header states the contract; the decisions are yours: which failures of the reader end
+  // the verification and which become one tensor's report (what is left to report on
+  // after each?), which exceptions you catch and which you let go (a bug is not damage),
+  // and what goes into the report of a tensor that is both damaged and of the wrong shape.
   CheckpointReader reader(fs, path);
   CheckpointReport report;
   report.path = path;

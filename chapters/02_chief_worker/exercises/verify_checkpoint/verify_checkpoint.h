@@ -15,6 +15,12 @@
 // DataLossError as CheckpointReader does. Each tensor's data has a checksum of its own, so
 // a damaged data block spoils only that tensor: the report marks it and goes on.
 //
+// A sound file can still be the wrong one. Given what a model expects to restore (each
+// variable's name in the checkpoint, its dtype and its shape), the verifier also says what a
+// restore into that model would fail on: a name the file lacks, a dtype or shape that
+// differs. A stored tensor nobody expects is fine: a Saver restores only what it is asked
+// for (a model for serving has no optimizer slots, yet restores from a training checkpoint).
+//
 // Lifecycle: a function; call it on any path.
 // Thread safety: may be called from any number of threads.
 //
@@ -46,25 +52,39 @@ struct TensorReport {
   std::string error;  ///< Why not, when !ok: the DataLossError's message.
 };
 
+/// What a model expects to restore from a checkpoint: one variable, by its stored name.
+struct ExpectedTensor {
+  std::string name;   ///< The name in the checkpoint (the variable's, unless mapped).
+  DataType dtype;     ///< The variable's dtype.
+  TensorShape shape;  ///< The variable's shape.
+};
+
 /// What the verifier found about a whole checkpoint.
 struct CheckpointReport {
-  std::string path;                  ///< The file verified.
-  std::vector<TensorReport> tensors; ///< One per stored tensor, sorted by name.
-  /// True if every tensor is ok (given).
+  std::string path;                   ///< The file verified.
+  std::vector<TensorReport> tensors;  ///< One per stored tensor, sorted by name.
+  /// The expected names the file does not hold, sorted: a restore would fail on them.
+  std::vector<std::string> missing;
+  /// True if every tensor is ok and nothing is missing (given).
   bool ok() const {
     for (const TensorReport& t : tensors) {
       if (!t.ok) return false;
     }
-    return true;
+    return missing.empty();
   }
 };
 
 /// Reads the checkpoint at `path` and checks every tensor's data, reporting each one; a
-/// tensor whose data is damaged is reported, not raised.
+/// tensor whose data is damaged is reported, not raised. With `expected`, also checks the
+/// file against a model: an expected name that is not stored is listed in `missing`; a
+/// stored tensor whose dtype or shape differs from the expected one is not ok, and its
+/// error names both (and the damage too, if its data is also damaged); a stored tensor
+/// that is not expected is judged by its data alone.
 /// \throws NotFoundError if there is no file at `path`.
 /// \throws DataLossError naming the file if its header or index is damaged or the file is
 ///   truncated: then no tensor can be located, and there is nothing to report on.
-CheckpointReport VerifyCheckpoint(FileSystem& fs, const std::string& path);
+CheckpointReport VerifyCheckpoint(FileSystem& fs, const std::string& path,
+                                  const std::vector<ExpectedTensor>& expected = {});
 // [mts:verify-api-end]
 
 }  // namespace mts

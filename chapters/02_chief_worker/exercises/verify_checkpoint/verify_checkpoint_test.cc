@@ -5,8 +5,8 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "src/platform/errors.h"
 #include "src/02_chief_worker/checkpoint_file.h"
+#include "src/platform/errors.h"
 #include "tests/testing/expect_error.h"
 
 namespace mts {
@@ -111,6 +111,64 @@ TEST_F(VerifyCheckpointTest, EverySingleByteCorruptionIsFound) {
     const size_t owner = at < ends[0] ? 0 : at < ends[1] ? 1 : 2;
     for (size_t i = 0; i < 3; ++i) EXPECT_EQ(report.tensors[i].ok, i != owner) << i;
   }
+}
+
+// A file that holds what the model expects is ok; a stored tensor nobody expects (c) is
+// judged by its data alone.
+TEST_F(VerifyCheckpointTest, MatchingModelIsOk) {
+  fs_.WriteFileAtomically(path_, bytes_);
+  const CheckpointReport report = VerifyCheckpoint(
+      fs_, path_,
+      {{"b", DataType::kInt64, TensorShape({2})}, {"a", DataType::kFloat, TensorShape({3})}});
+  ASSERT_EQ(report.tensors.size(), 3u);
+  for (const TensorReport& t : report.tensors) EXPECT_TRUE(t.ok) << t.name << ": " << t.error;
+  EXPECT_TRUE(report.missing.empty());
+  EXPECT_TRUE(report.ok());
+}
+
+// Expected names the file lacks are listed, sorted; the stored tensors are still checked.
+TEST_F(VerifyCheckpointTest, MissingNamesAreListed) {
+  fs_.WriteFileAtomically(path_, bytes_);
+  const CheckpointReport report = VerifyCheckpoint(fs_, path_,
+                                                   {{"w", DataType::kFloat, TensorShape({3})},
+                                                    {"a", DataType::kFloat, TensorShape({3})},
+                                                    {"v", DataType::kFloat, TensorShape({})}});
+  EXPECT_EQ(report.missing, (std::vector<std::string>{"v", "w"}));
+  ASSERT_EQ(report.tensors.size(), 3u);
+  for (const TensorReport& t : report.tensors) EXPECT_TRUE(t.ok) << t.name;
+  EXPECT_FALSE(report.ok());
+}
+
+// A dtype or shape that differs from the model's marks that tensor, naming both.
+TEST_F(VerifyCheckpointTest, MismatchedDtypeOrShapeIsReported) {
+  fs_.WriteFileAtomically(path_, bytes_);
+  const CheckpointReport report = VerifyCheckpoint(
+      fs_, path_,
+      {{"a", DataType::kDouble, TensorShape({3})}, {"b", DataType::kInt64, TensorShape({3})}});
+  ASSERT_EQ(report.tensors.size(), 3u);
+  EXPECT_FALSE(report.tensors[0].ok);
+  EXPECT_THAT(report.tensors[0].error, HasSubstr("float64"));
+  EXPECT_THAT(report.tensors[0].error, HasSubstr("float32"));
+  EXPECT_FALSE(report.tensors[1].ok);
+  EXPECT_THAT(report.tensors[1].error, HasSubstr("[3]"));
+  EXPECT_THAT(report.tensors[1].error, HasSubstr("[2]"));
+  EXPECT_TRUE(report.tensors[2].ok);
+  EXPECT_TRUE(report.missing.empty());
+  EXPECT_FALSE(report.ok());
+}
+
+// A tensor that is both damaged and of the wrong dtype gets both problems in its report.
+TEST_F(VerifyCheckpointTest, DamageAndMismatchAreBothReported) {
+  std::string bytes = bytes_;
+  bytes[data_start() + 1] = static_cast<char>(bytes[data_start() + 1] ^ 0xff);  // In a.
+  fs_.WriteFileAtomically(path_, bytes);
+  const CheckpointReport report =
+      VerifyCheckpoint(fs_, path_, {{"a", DataType::kDouble, TensorShape({3})}});
+  ASSERT_EQ(report.tensors.size(), 3u);
+  EXPECT_FALSE(report.tensors[0].ok);
+  EXPECT_THAT(report.tensors[0].error, HasSubstr("checksum"));
+  EXPECT_THAT(report.tensors[0].error, HasSubstr("float64"));
+  EXPECT_TRUE(report.tensors[1].ok);
 }
 
 }  // namespace

@@ -11,15 +11,15 @@
 // keep a finished job alive.
 //
 // The hook fetches the loss in every run (a scalar, float32 or float64), never in a run of
-// its own, and keeps two numbers between runs:
-//   - best: the lowest loss that counted as an improvement (the first loss always does);
-//   - steps_without_improvement: how many runs since then did not improve on it.
-// After each run, with `loss` the value just fetched:
-//   1. if no loss was seen yet, or loss < best - min_delta: best = loss, and the count
-//      goes back to 0;
-//   2. otherwise the count grows by one, and when it reaches `patience` the hook
-//      requests a stop.
-// A NaN loss is never an improvement (every comparison with NaN is false).
+// its own. Its contract:
+//   - best is the lowest loss that counted as an improvement; the first loss that can be
+//     compared with anything counts, and later ones count when lower than best by more
+//     than min_delta;
+//   - every run whose loss does not count adds one to steps_without_improvement, an
+//     improvement sets it back to 0, and the run that makes it reach `patience` requests
+//     the stop;
+//   - a NaN loss is never an improvement, not even as the first loss: it cannot become
+//     best (nothing would ever be lower than it), and it counts as a run without one.
 //
 // Lifecycle: construct; Begin (forgets best and the count, so a hook object can watch a
 // second training); BeforeRun / AfterRun per step.

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "src/01_session/array_ops.h"
-#include "src/platform/errors.h"
 #include "src/01_session/session.h"
 #include "src/03_hooked/hooked_session.h"
+#include "src/platform/errors.h"
 
 namespace mts {
 namespace {
@@ -29,8 +29,7 @@ class EarlyStoppingTest : public ::testing::Test {
     hook_ = std::make_shared<EarlyStoppingHook>(loss_, patience, min_delta);
     hook_->Begin();
     session_ = std::make_unique<HookedSession>(std::make_unique<Session>(&graph_),
-                                               std::vector<std::shared_ptr<SessionRunHook>>{
-                                                   hook_});
+                                               std::vector<std::shared_ptr<SessionRunHook>>{hook_});
   }
 
   // Runs with each loss in turn until the session should stop; returns the runs made.
@@ -38,9 +37,8 @@ class EarlyStoppingTest : public ::testing::Test {
     size_t runs = 0;
     for (double loss : losses) {
       if (session_->ShouldStop()) break;
-      const Tensor value = dtype_ == DataType::kFloat
-                               ? Tensor::Scalar(static_cast<float>(loss))
-                               : Tensor::Scalar(loss);
+      const Tensor value = dtype_ == DataType::kFloat ? Tensor::Scalar(static_cast<float>(loss))
+                                                      : Tensor::Scalar(loss);
       session_->Run(std::vector<Output>{}, FeedDict{{loss_, value}});
       ++runs;
     }
@@ -115,6 +113,19 @@ TEST_F(EarlyStoppingTest, NanIsNeverAnImprovement) {
   EXPECT_EQ(RunLosses({1, nan, nan, 0}), 3u);
   EXPECT_TRUE(session_->ShouldStop());
   EXPECT_EQ(*hook_->best_loss(), 1);
+}
+
+// A NaN first loss does not become the best (nothing could ever beat it): it counts as a
+// run without improvement, and the first real loss becomes the best.
+TEST_F(EarlyStoppingTest, ANanFirstLossIsNotTheBest) {
+  Start(/*patience=*/2);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(RunLosses({nan}), 1u);
+  EXPECT_FALSE(hook_->best_loss().has_value());
+  EXPECT_EQ(hook_->steps_without_improvement(), 1);
+  EXPECT_EQ(RunLosses({5, 4, 4, 4, 3}), 4u);
+  EXPECT_TRUE(session_->ShouldStop());
+  EXPECT_EQ(*hook_->best_loss(), 4);
 }
 
 // A float32 loss works as well as a float64 one.

@@ -1,5 +1,7 @@
 // solution.cc: the reference solution to the early_stopping_hook exercise of chapter 03.
 // The student copy (tools/export_student_copy.sh) leaves this file out.
+#include <cmath>
+
 #include "chapters/03_hooked/exercises/early_stopping_hook/early_stopping_hook.h"
 #include "src/platform/errors.h"
 
@@ -26,11 +28,11 @@ SessionRunArgs EarlyStoppingHook::BeforeRun(SessionRunContext& run_context) {
 void EarlyStoppingHook::AfterRun(SessionRunContext& run_context,
                                  const SessionRunValues& run_values) {
   const Tensor& value = run_values.results[0];
-  const double loss = value.dtype() == DataType::kFloat
-                          ? static_cast<double>(value.scalar<float>())
-                          : value.scalar<double>();
-  // Written so that a NaN, for which every comparison is false, is not an improvement.
-  if (!best_loss_ || loss < *best_loss_ - min_delta_) {
+  const double loss = value.dtype() == DataType::kFloat ? static_cast<double>(value.scalar<float>())
+                                                        : value.scalar<double>();
+  // Written so that a NaN, for which every comparison is false, is not an improvement, and
+  // the first loss counts only if it is a number: a NaN best could never be beaten.
+  if (best_loss_ ? loss < *best_loss_ - min_delta_ : !std::isnan(loss)) {
     best_loss_ = loss;
     steps_without_improvement_ = 0;
     return;

@@ -19,11 +19,10 @@ void EarlyStoppingHook::Begin() {
 }
 
 // [mts:exercise-todo]
-// TODO(student): BeforeRun asks for the loss, so that it arrives in the very run that
-// trains (look at how nan_tensor_hook.cc does it). AfterRun finds the value in
-// run_values.results, in the order BeforeRun asked; read it as a double whatever its dtype
-// (Tensor::dtype(), scalar<float>(), scalar<double>()). Then follow the two rules of the
-// header, and ask for the stop through run_context.
+// TODO(student): the header states the contract. Decide where the loss comes from (a hook
+// may also run the session itself from AfterRun: why must it not?), how to read it whatever
+// its dtype, and how to write the comparison so that a NaN, first or later, never becomes
+// or beats the best. Ask for the stop through run_context.
 SessionRunArgs EarlyStoppingHook::BeforeRun(SessionRunContext& run_context) { return {}; }
 
 void EarlyStoppingHook::AfterRun(SessionRunContext& run_context,

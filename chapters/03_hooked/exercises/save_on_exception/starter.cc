@@ -17,20 +17,19 @@ SaveOnErrorSession::SaveOnErrorSession(std::unique_ptr<SessionInterface> inner,
       global_step_(global_step) {}
 
 // [mts:exercise-todo]
-// TODO(student): SavesOn picks the error codes worth a save (errors.h has a helper for the
-// preemption ones). Run forwards with WrappedSession::Run inside a try block. In the
-// handler for OpError, save when SavesOn(e.code()): read the step with
-// GlobalStepValue(*inner(), global_step_), then saver_->Save(*inner(), save_path_, step),
-// and keep the path it returns. Two questions decide the details:
-//  - which statement rethrows the error that was caught, with its exact type?
-//  - what must happen if the save itself throws?
+// TODO(student): the header states the contract. The decisions are yours:
+//  - which error codes are worth a save, and which are not (what happens next, after each
+//    kind of error, to the steps since the last checkpoint?); errors.h has a helper;
+//  - through which session the save goes (inner() or the layer above), and how the step
+//    number is found (training_util.h);
+//  - which statement rethrows the caught error with its exact type and message;
+//  - what the caller sees when the save itself fails.
 bool SaveOnErrorSession::SavesOn(ErrorCode code) { return false; }
 
 std::vector<Tensor> SaveOnErrorSession::Run(const std::vector<Output>& fetches,
                                             const FeedDict& feeds,
                                             const std::vector<Operation*>& targets,
-                                            const RunOptions& options,
-                                            RunMetadata* run_metadata) {
+                                            const RunOptions& options, RunMetadata* run_metadata) {
   return WrappedSession::Run(fetches, feeds, targets, options, run_metadata);
 }
 // [mts:exercise-todo-end]

@@ -1,9 +1,9 @@
 // solution.cc: the reference solution to the time_limit_hook exercise of chapter 03. The
 // student copy (tools/export_student_copy.sh) leaves this file out.
-#include "chapters/03_hooked/exercises/time_limit_hook/time_limit_hook.h"
-
+#include <algorithm>
 #include <cmath>
 
+#include "chapters/03_hooked/exercises/time_limit_hook/time_limit_hook.h"
 #include "src/platform/errors.h"
 
 namespace mts {
@@ -15,11 +15,30 @@ TimeLimitHook::TimeLimitHook(double limit_secs, Clock* clock)
 }
 
 // The monotonic time: a wall clock set back by NTP would stretch the budget.
-void TimeLimitHook::Begin() { start_micros_ = clock_->NowMicros(); }
+void TimeLimitHook::Begin() {
+  start_micros_ = clock_->NowMicros();
+  // Also the start of the first step, in case no creator reports a session (a HookedSession
+  // made by hand): AfterCreateSession, when it comes, starts it again.
+  step_start_micros_ = *start_micros_;
+  longest_step_micros_ = 0;
+}
 
-void TimeLimitHook::AfterRun(SessionRunContext& run_context,
-                             const SessionRunValues& run_values) {
-  if (clock_->NowMicros() - *start_micros_ >= limit_micros_) run_context.RequestStop();
+// The budget goes on; only the timing of a step starts again, so that neither a restore nor
+// a recovery is mistaken for a step (it would make every later prediction far too long).
+void TimeLimitHook::AfterCreateSession(SessionInterface& session, Coordinator* coord) {
+  step_start_micros_ = clock_->NowMicros();
+}
+
+void TimeLimitHook::AfterRun(SessionRunContext& run_context, const SessionRunValues& run_values) {
+  const int64_t now = clock_->NowMicros();
+  // From the end of the last run: the caller's work between runs is part of a step.
+  longest_step_micros_ = std::max(longest_step_micros_, now - step_start_micros_);
+  step_start_micros_ = now;
+  const int64_t used = now - *start_micros_;
+  // A next step as long as the longest may end exactly at the limit, not past it.
+  if (used >= limit_micros_ || used + longest_step_micros_ > limit_micros_) {
+    run_context.RequestStop();
+  }
 }
 
 }  // namespace mts

@@ -2,10 +2,9 @@
 // that time_limit_hook_test passes:
 //
 //   bazel test --define=exercises=starter //chapters/03_hooked/exercises/time_limit_hook:all
-#include "chapters/03_hooked/exercises/time_limit_hook/time_limit_hook.h"
-
 #include <cmath>
 
+#include "chapters/03_hooked/exercises/time_limit_hook/time_limit_hook.h"
 #include "src/platform/errors.h"
 
 namespace mts {
@@ -17,13 +16,15 @@ TimeLimitHook::TimeLimitHook(double limit_secs, Clock* clock)
 }
 
 // [mts:exercise-todo]
-// TODO(student): Begin starts the stopwatch on clock_ (NowMicros(), never the wall time:
-// why?). AfterRun compares the time since then with limit_micros_ and asks for the stop
-// through run_context. The hook needs nothing from the run, so BeforeRun keeps its default.
+// TODO(student): the header states what each moment means. Decide which clock reading each
+// method keeps (NowMicros(), never the wall time: why?), what makes a step and what does
+// not, and the exact comparison that asks for the stop through run_context. The hook needs
+// nothing from the run, so BeforeRun keeps its default.
 void TimeLimitHook::Begin() {}
 
-void TimeLimitHook::AfterRun(SessionRunContext& run_context,
-                             const SessionRunValues& run_values) {}
+void TimeLimitHook::AfterCreateSession(SessionInterface& session, Coordinator* coord) {}
+
+void TimeLimitHook::AfterRun(SessionRunContext& run_context, const SessionRunValues& run_values) {}
 // [mts:exercise-todo-end]
 
 }  // namespace mts

@@ -5,19 +5,29 @@
 //     Session          the hook adds nothing to the runs
 //
 // A job on a shared cluster often has a time slot: train for at most eight hours, then stop
-// cleanly (so the hooks' End saves a last checkpoint) instead of being killed. This hook
-// starts a stopwatch in Begin(), and after every run asks for a stop once `limit_secs` have
-// passed on its Clock. Begin() is the right moment because MonitoredSession calls it once,
-// before the first session is made; AfterCreateSession would be wrong, since a recovery
-// calls it again and would quietly restart the budget.
+// cleanly (so the hooks' End saves a last checkpoint) instead of being killed. A hook cannot
+// prevent a run, only ask for a stop after one; so to stay within the budget it must stop
+// *before* the step that would overrun it, predicting how long the next step will take.
+// This one predicts with the longest step seen so far (the cautious estimate: steps vary,
+// and a killed job loses more than a step cut short).
+//
+// Three moments, three decisions:
+//   - Begin() starts the budget: MonitoredSession calls it once, before the first session is
+//     made, so a slow restore counts; AfterCreateSession would be wrong for the budget,
+//     since a recovery calls it again and would quietly restart it.
+//   - A step is the time from one AfterRun() to the next: the caller's own work between runs
+//     is part of what the next step will cost. The first step after a session is created
+//     (the first, or a new one after a recovery) is timed from AfterCreateSession(), so
+//     neither the restore nor a recovery passes for a step.
+//   - After each run the hook asks for a stop when the limit has passed, or when one more
+//     step as long as the longest so far would end past it (ending exactly at the limit
+//     still fits).
 //
 // Time comes from an injected Clock (RealClock() when none is given), so a test can move
-// time by hand with a FakeClock instead of sleeping. The hook looks at the clock only
-// after a run: a hook cannot prevent a run, so training overruns the budget by at most one
-// step.
+// time by hand with a FakeClock instead of sleeping.
 //
-// Lifecycle: construct; Begin (starts the stopwatch); AfterRun per step (may request the
-// stop).
+// Lifecycle: construct; Begin (starts the budget); AfterCreateSession per session made
+// (starts timing a step); AfterRun per step (may request the stop).
 //
 // Thread safety: one thread calls a hook.
 //
@@ -38,25 +48,33 @@
 namespace mts {
 
 // [mts:time-limit-api]
-/// Requests a stop after the first run that ends `limit_secs` or more after Begin().
+/// Requests a stop after the last run that, predicting with the longest step so far, fits
+/// in `limit_secs` after Begin().
 class TimeLimitHook : public SessionRunHook {
  public:
   /// A budget of `limit_secs` seconds (kept in whole microseconds) of `clock`, RealClock()
   /// if null. \throws ValueError unless limit_secs > 0 (given).
   explicit TimeLimitHook(double limit_secs, Clock* clock = nullptr);
 
-  /// Starts the stopwatch: remembers the clock's NowMicros() (yours).
+  /// Starts the budget: remembers the clock's NowMicros() (yours).
   void Begin() override;
-  /// Requests a stop if at least the limit has passed since Begin() (yours).
+  /// Starts timing the next step, not the budget (yours).
+  void AfterCreateSession(SessionInterface& session, Coordinator* coord) override;
+  /// Times the step that just ended and requests a stop if the next one might not fit
+  /// (yours).
   void AfterRun(SessionRunContext& run_context, const SessionRunValues& run_values) override;
 
   /// The clock's NowMicros() at Begin(), or std::nullopt before it.
   std::optional<int64_t> start_micros() const { return start_micros_; }
+  /// The longest step timed so far, in microseconds; 0 before the first.
+  int64_t longest_step_micros() const { return longest_step_micros_; }
 
  private:
   int64_t limit_micros_;
   Clock* clock_;
   std::optional<int64_t> start_micros_;
+  int64_t step_start_micros_ = 0;  // When the step now running began.
+  int64_t longest_step_micros_ = 0;
 };
 // [mts:time-limit-api-end]
 

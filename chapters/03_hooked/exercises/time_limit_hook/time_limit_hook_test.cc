@@ -9,11 +9,11 @@
 #include <memory>
 #include <vector>
 
-#include "src/platform/errors.h"
 #include "src/01_session/session.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"
 #include "src/03_hooked/hooked_session.h"
+#include "src/platform/errors.h"
 #include "tests/testing/fake_clock.h"
 
 namespace mts {
@@ -38,8 +38,8 @@ class TimeLimitTest : public ::testing::Test {
     auto raw = std::make_unique<Session>(&graph_);
     raw->Run(init_);
     hook_->AfterCreateSession(*raw, nullptr);
-    session_ = std::make_unique<HookedSession>(
-        std::move(raw), std::vector<std::shared_ptr<SessionRunHook>>{hook_});
+    session_ = std::make_unique<HookedSession>(std::move(raw),
+                                               std::vector<std::shared_ptr<SessionRunHook>>{hook_});
   }
 
   // One training step that takes `micros` of time.
@@ -68,17 +68,33 @@ class TimeLimitTest : public ::testing::Test {
   std::unique_ptr<HookedSession> session_;
 };
 
-// The run that ends past the limit is the last: steps end at 1, 2, 3, 4 s; 4 >= 3.5.
-TEST_F(TimeLimitTest, StopsAfterTheFirstRunPastTheLimit) {
+// The hook stops before the step that would overrun: steps of 1 s end at 1, 2, 3 s, and a
+// fourth would end at 4 s, past 3.5 s. The budget is never overrun by a step no slower
+// than the ones before it.
+TEST_F(TimeLimitTest, StopsBeforeAStepThatWouldOverrun) {
   Start(3.5);
-  EXPECT_EQ(StepsUntilStop(1 * kSecond), 4);
+  EXPECT_EQ(StepsUntilStop(1 * kSecond), 3);
   EXPECT_TRUE(session_->ShouldStop());
 }
 
-// A run that ends exactly at the limit has used the whole budget.
-TEST_F(TimeLimitTest, ExactlyAtTheLimitStops) {
+// A step that would end exactly at the limit still fits; then the budget is spent.
+TEST_F(TimeLimitTest, AStepEndingExactlyAtTheLimitFits) {
   Start(3.0);
   EXPECT_EQ(StepsUntilStop(1 * kSecond), 3);
+}
+
+// The prediction is the longest step so far: after one slow step the hook keeps room for
+// another. Steps end at 1, 2, 6 s (the slow one: 4 s); 6 + 4 fits in 10, but after the next
+// step, at 7 s, it no longer does.
+TEST_F(TimeLimitTest, PredictsWithTheLongestStep) {
+  Start(10.0);
+  Step(1 * kSecond);
+  Step(1 * kSecond);
+  Step(4 * kSecond);
+  EXPECT_FALSE(session_->ShouldStop());
+  EXPECT_EQ(hook_->longest_step_micros(), 4 * kSecond);
+  Step(1 * kSecond);
+  EXPECT_TRUE(session_->ShouldStop());
 }
 
 // Before the limit, nothing happens, however many steps run.
@@ -107,24 +123,45 @@ TEST_F(TimeLimitTest, SessionCreationCountsAgainstTheBudget) {
   auto raw = std::make_unique<Session>(&graph_);
   raw->Run(init_);
   hook_->AfterCreateSession(*raw, nullptr);
-  session_ = std::make_unique<HookedSession>(
-      std::move(raw), std::vector<std::shared_ptr<SessionRunHook>>{hook_});
+  session_ = std::make_unique<HookedSession>(std::move(raw),
+                                             std::vector<std::shared_ptr<SessionRunHook>>{hook_});
   EXPECT_EQ(StepsUntilStop(1 * kSecond), 1);
 }
 
-// A recovery calls AfterCreateSession again; the budget must not start over.
-TEST_F(TimeLimitTest, ARecoveryDoesNotRestartTheBudget) {
-  Start(4.0);
-  Step(3 * kSecond);
-  EXPECT_FALSE(session_->ShouldStop());
-  // What a recovery does: a new raw session, AfterCreateSession, a new HookedSession.
+// A slow restore counts against the budget but is not a step: the first step is timed
+// from AfterCreateSession. Limit 10 s, 4 s to create the session, then steps of 1 s: the
+// last one ends at 10 s. Timed from Begin, the first "step" would be 5 s long, and the hook
+// would stop after two.
+TEST_F(TimeLimitTest, SessionCreationIsNotAStep) {
+  hook_ = std::make_shared<TimeLimitHook>(10.0, &clock_);
+  hook_->Begin();
+  clock_.Advance(4 * kSecond);
   auto raw = std::make_unique<Session>(&graph_);
   raw->Run(init_);
   hook_->AfterCreateSession(*raw, nullptr);
-  session_ = std::make_unique<HookedSession>(
-      std::move(raw), std::vector<std::shared_ptr<SessionRunHook>>{hook_});
-  Step(1 * kSecond);  // 4 s since Begin.
-  EXPECT_TRUE(session_->ShouldStop());
+  session_ = std::make_unique<HookedSession>(std::move(raw),
+                                             std::vector<std::shared_ptr<SessionRunHook>>{hook_});
+  EXPECT_EQ(StepsUntilStop(1 * kSecond), 6);
+  EXPECT_EQ(hook_->longest_step_micros(), 1 * kSecond);
+}
+
+// A recovery calls AfterCreateSession again: the budget goes on, and the recovery's time is
+// not a step. Limit 10 s: three steps of 1 s, a recovery of 4 s (7 s used), then steps of
+// 1 s until 10 s: three more.
+TEST_F(TimeLimitTest, ARecoveryNeitherRestartsTheBudgetNorCountsAsAStep) {
+  Start(10.0);
+  for (int i = 0; i < 3; ++i) Step(1 * kSecond);
+  EXPECT_FALSE(session_->ShouldStop());
+  // What a recovery does: time passes, a new raw session, AfterCreateSession, a new
+  // HookedSession.
+  clock_.Advance(4 * kSecond);
+  auto raw = std::make_unique<Session>(&graph_);
+  raw->Run(init_);
+  hook_->AfterCreateSession(*raw, nullptr);
+  session_ = std::make_unique<HookedSession>(std::move(raw),
+                                             std::vector<std::shared_ptr<SessionRunHook>>{hook_});
+  EXPECT_EQ(StepsUntilStop(1 * kSecond), 3);
+  EXPECT_EQ(hook_->longest_step_micros(), 1 * kSecond);
 }
 
 // The hook adds nothing to the runs it watches: no fetches, targets or feeds.
@@ -141,7 +178,7 @@ TEST_F(TimeLimitTest, AddsNothingToTheRun) {
 // Fractions of a second are kept (to the microsecond).
 TEST_F(TimeLimitTest, KeepsFractionsOfASecond) {
   Start(0.25);
-  EXPECT_EQ(StepsUntilStop(100000), 3);  // 0.1, 0.2, 0.3 s.
+  EXPECT_EQ(StepsUntilStop(100000), 2);  // 0.1, 0.2 s; a third would end at 0.3 s.
 }
 
 // A budget must be positive.
