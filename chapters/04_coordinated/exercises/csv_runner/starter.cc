@@ -1,16 +1,14 @@
 // Starter for the CSV reader exercise.
-#include "chapters/04_coordinated/exercises/csv_runner/csv_runner.h"
-
 #include <utility>
 
+#include "chapters/04_coordinated/exercises/csv_runner/csv_runner.h"
 #include "src/platform/errors.h"
 
 namespace mts {
 
 // [mts:exercise-todo]
-std::function<void()> MakeCsvReader(std::string path, CsvEnqueueOps ops,
-                                    SessionInterface* session, Coordinator* coord,
-                                    FileSystem* fs) {
+std::function<void()> MakeCsvReader(std::string path, CsvEnqueueOps ops, SessionInterface* session,
+                                    Coordinator* coord, FileSystem* fs) {
   return [path = std::move(path), ops = std::move(ops), session, coord, fs] {
     // TODO: the contract is in the header (csv_runner.h): rows in order, one Run of
     // ops.enqueue per row fed through ops.columns, every error to the coordinator with

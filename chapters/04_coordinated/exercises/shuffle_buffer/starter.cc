@@ -1,14 +1,12 @@
 // Starter for the shuffle-buffer exercise.
-#include "chapters/04_coordinated/exercises/shuffle_buffer/shuffle_buffer.h"
-
 #include <string>
 
+#include "chapters/04_coordinated/exercises/shuffle_buffer/shuffle_buffer.h"
 #include "src/platform/errors.h"
 
 namespace mts {
 
-RandomShuffleBuffer::RandomShuffleBuffer(size_t capacity, size_t min_after_dequeue,
-                                         uint64_t seed)
+RandomShuffleBuffer::RandomShuffleBuffer(size_t capacity, size_t min_after_dequeue, uint64_t seed)
     : capacity_(capacity), min_after_dequeue_(min_after_dequeue), random_(seed) {
   if (min_after_dequeue >= capacity) {
     throw ValueError("RandomShuffleBuffer: min_after_dequeue (" +

@@ -1,8 +1,7 @@
 // Starter for the stop-on-signal exercise.
-#include "chapters/04_coordinated/exercises/sigint_stop/sigint_stop.h"
-
 #include <utility>
 
+#include "chapters/04_coordinated/exercises/sigint_stop/sigint_stop.h"
 #include "src/platform/errors.h"
 
 namespace mts {
