@@ -1,14 +1,12 @@
 // Starter for the shuffle-buffer exercise.
-#include "chapters/04_coordinated/exercises/shuffle_buffer/shuffle_buffer.h"
-
 #include <string>
 
+#include "chapters/04_coordinated/exercises/shuffle_buffer/shuffle_buffer.h"
 #include "src/platform/errors.h"
 
 namespace mts {
 
-RandomShuffleBuffer::RandomShuffleBuffer(size_t capacity, size_t min_after_dequeue,
-                                         uint64_t seed)
+RandomShuffleBuffer::RandomShuffleBuffer(size_t capacity, size_t min_after_dequeue, uint64_t seed)
     : capacity_(capacity), min_after_dequeue_(min_after_dequeue), random_(seed) {
   if (min_after_dequeue >= capacity) {
     throw ValueError("RandomShuffleBuffer: min_after_dequeue (" +
@@ -23,23 +21,20 @@ size_t RandomShuffleBuffer::size() const {
 }
 
 // [mts:exercise-todo]
-void RandomShuffleBuffer::Enqueue(Element element) {
-  // TODO: wait (WaitLocked on not_full_, counted in blocked_enqueuers_) until there is room
-  // or the buffer is closed; throw CancelledError if closed; add the element; wake a
-  // dequeuer.
-}
+// TODO: the contract of each method is in the header; every wait goes through WaitLocked
+// (with the right condition variable and count of blocked callers), so that the tests can
+// see who is blocked. The decisions are yours: what each waiter waits *for*, so that a
+// spurious or stale wake-up does no harm; whom to wake after each change, knowing that a
+// woken dequeuer may find the condition false again and go back to sleep; what a close
+// does to callers already waiting on either side; and how to remove a random element
+// without moving the others.
+void RandomShuffleBuffer::Enqueue(Element element) {}
 
 RandomShuffleBuffer::Element RandomShuffleBuffer::Dequeue() {
-  // TODO: wait (WaitLocked on enough_, counted in blocked_dequeuers_) until more than
-  // min_after_dequeue_ elements are held or the buffer is closed; throw OutOfRangeError if
-  // it is closed and empty; otherwise remove an element picked with random_ (swap it with
-  // the last one, then pop the last: no need to keep any order); wake an enqueuer.
   throw UnimplementedError("RandomShuffleBuffer::Dequeue is not written yet");
 }
 
-void RandomShuffleBuffer::Close() {
-  // TODO: mark the buffer closed and wake everyone who waits.
-}
+void RandomShuffleBuffer::Close() {}
 // [mts:exercise-todo-end]
 
 }  // namespace mts

@@ -1,32 +1,28 @@
 // Starter for the stop-on-signal exercise.
-#include "chapters/04_coordinated/exercises/sigint_stop/sigint_stop.h"
-
 #include <utility>
 
+#include "chapters/04_coordinated/exercises/sigint_stop/sigint_stop.h"
 #include "src/platform/errors.h"
 
 namespace mts {
 
 // [mts:exercise-todo]
-// TODO: what the handler and the guard share. A handler can only read globals, so keep,
-// per signal number, the write end of that signal's pipe in a lock-free std::atomic<int>.
-// Write the handler: save errno, write(2) one byte to the pipe if there is one, restore
-// errno.
+// TODO: the contract is in the header: while the guard lives, each arrival of the signal
+// makes a watcher thread call coord.RequestStop(); a handler may only do what is
+// async-signal-safe (see `man 7 signal-safety`: no locks, no allocation), so it hands the
+// news to the watcher through a pipe. The decisions are yours. What may the handler reach,
+// given that it cannot be told which guard it serves? What must it preserve for the code
+// it interrupted? What happens when the pipe is full, and is anything lost then? How does
+// the watcher learn that it must end? In which order must the destructor undo things so
+// that no handler can write into a closed (or reused) descriptor, and what does a failure
+// half-way through the installation leave behind?
 
 struct StopOnSignal::State {
-  // TODO: the signal number, the pipe's two ends, the old sigaction, the watcher thread.
-  // The destructor undoes everything, in an order that never leaves the handler writing
-  // into a closed pipe: restore the old handler, forget the pipe in the global, close the
-  // write end (the watcher then reads end-of-file and returns), join the watcher, close
-  // the read end.
+  // TODO: what the guard owns; its destructor undoes it all.
 };
 
 StopOnSignal InstallStopOnSignal(Coordinator& coord, int signum) {
-  // TODO: refuse signals that cannot be caught (ValueError) and a signal already watched
-  // (RuntimeError); make the pipe (pipe2 with O_CLOEXEC; the write end O_NONBLOCK, so a
-  // handler never blocks on a full pipe); start the watcher thread, which reads bytes
-  // until end-of-file and calls coord.RequestStop() for each; then sigaction(signum, ...)
-  // with SA_RESTART, keeping the old action. If any step fails, undo the ones before it.
+  // TODO: see above. This starter watches nothing.
   return StopOnSignal();
 }
 // [mts:exercise-todo-end]

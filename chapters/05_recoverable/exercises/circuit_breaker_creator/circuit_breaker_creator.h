@@ -9,9 +9,16 @@
 // for minutes, every retry is a full attempt (connect, restore a checkpoint, start threads)
 // that fails again. A circuit breaker counts recent failures; once `max_failures` of them
 // fall within `window_secs`, the circuit "opens": CreateSession fails at once, without
-// touching the creator below, with UnavailableError("circuit open"), until `window_secs`
-// have passed since it opened. Then it closes, forgets the old failures, and lets attempts
-// through again. A success also forgets them.
+// touching the creator below, with UnavailableError("circuit open"), for `window_secs`.
+//
+// Two decisions make it a breaker rather than a counter. Which failures say "the cluster
+// is down"? Only the ones the recoverable layer would retry (preemption errors): an
+// InvalidArgumentError from a broken model must reach the caller as it is, and counting it
+// would turn the next call into "circuit open", a preemption error, which the recoverable
+// layer retries forever. And what happens when the open window ends? The circuit is
+// "half-open": one attempt goes through as a probe; if it succeeds the circuit closes and
+// past failures are forgotten, if it fails with a preemption error the circuit opens again
+// at once, without waiting for `max_failures` new failures.
 //
 // The error it raises is a preemption error on purpose: the recoverable layer keeps
 // retrying, and with a backoff on the same Clock its waits carry it past the open window.
@@ -37,9 +44,11 @@ class CircuitBreakerCreator : public SessionCreator {
                         double window_secs, Clock* clock = nullptr);
 
   /// While open: throws UnavailableError("circuit open") without calling the creator.
-  /// Otherwise the creator's session; a success forgets past failures.
-  /// \throws whatever the creator throws, after recording the failure (which may open the
-  ///   circuit for the next call).
+  /// Otherwise the creator's session; a success closes the circuit and forgets past
+  /// failures.
+  /// \throws whatever the creator throws. A preemption error is recorded first: it may open
+  ///   the circuit for the next call (at once, if this call was the probe after an open
+  ///   window). Any other error is neither recorded nor forgets anything.
   std::unique_ptr<SessionInterface> CreateSession() override;
 
   /// Whether a CreateSession now would be refused.
@@ -52,6 +61,7 @@ class CircuitBreakerCreator : public SessionCreator {
   Clock* clock_;
   std::deque<double> failures_;  // Times of recent failures, oldest first.
   double open_until_ = -1;       // The circuit is open while the clock is before this.
+  bool half_open_ = false;       // It was open: the next attempt is a probe.
 };
 // [mts:circuit-breaker-api-end]
 

@@ -1,13 +1,11 @@
 // Starter for the circuit breaker exercise.
 #include "chapters/05_recoverable/exercises/circuit_breaker_creator/circuit_breaker_creator.h"
-
 #include "src/platform/errors.h"
 
 namespace mts {
 
 CircuitBreakerCreator::CircuitBreakerCreator(std::shared_ptr<SessionCreator> creator,
-                                             int max_failures, double window_secs,
-                                             Clock* clock)
+                                             int max_failures, double window_secs, Clock* clock)
     : creator_(std::move(creator)),
       max_failures_(max_failures),
       window_secs_(window_secs),
@@ -15,15 +13,16 @@ CircuitBreakerCreator::CircuitBreakerCreator(std::shared_ptr<SessionCreator> cre
 
 // [mts:exercise-todo]
 std::unique_ptr<SessionInterface> CircuitBreakerCreator::CreateSession() {
-  // TODO: refuse while open (UnavailableError("circuit open")); otherwise try the creator.
-  // On failure: note the time, forget failures older than the window, and open the circuit
-  // for window_secs_ when max_failures_ remain (forgetting them); rethrow. On success:
-  // forget all failures.
+  // TODO: the contract is in the header. The decisions are yours: which failures of the
+  // creator count towards opening (what would the recoverable layer above do with
+  // "circuit open" after a failure that was not the cluster's fault?), and what the first
+  // attempt after an open window is allowed to cost if the cluster is still down. Keep
+  // the state in failures_, open_until_ and half_open_, on clock_ (never the real clock).
   return creator_->CreateSession();
 }
 
 bool CircuitBreakerCreator::open() const {
-  // TODO: compare the clock with open_until_.
+  // TODO: whether a CreateSession now would be refused.
   return false;
 }
 // [mts:exercise-todo-end]

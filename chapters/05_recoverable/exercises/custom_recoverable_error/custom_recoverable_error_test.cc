@@ -14,15 +14,15 @@ namespace {
 
 class CustomRecoverableErrorTest : public ::testing::Test {
  protected:
-  std::unique_ptr<CustomRecoverableSession> Make(std::shared_ptr<FaultSchedule> runs,
-                                                 std::shared_ptr<FaultSchedule> creations =
-                                                     FaultSchedule::Never()) {
-    auto faulty = std::make_shared<FaultySessionCreator>(
-        std::make_shared<ChiefSessionCreator>(), creations, runs);
+  std::unique_ptr<CustomRecoverableSession> Make(
+      std::shared_ptr<FaultSchedule> runs,
+      std::shared_ptr<FaultSchedule> creations = FaultSchedule::Never(), int max_in_a_row = 3) {
+    auto faulty = std::make_shared<FaultySessionCreator>(std::make_shared<ChiefSessionCreator>(),
+                                                         creations, runs);
     coordinated_ = std::make_shared<CoordinatedSessionCreator>(
         faulty, std::vector<std::shared_ptr<SessionRunHook>>{});
-    return std::make_unique<CustomRecoverableSession>(coordinated_,
-                                                      ErrorCode::kDeadlineExceeded);
+    return std::make_unique<CustomRecoverableSession>(coordinated_, ErrorCode::kDeadlineExceeded,
+                                                      RecoveryOptions{}, max_in_a_row);
   }
   int64_t Step(SessionInterface& s) { return s.Run(train_).scalar<int64_t>(); }
 
@@ -43,8 +43,8 @@ TEST_F(CustomRecoverableErrorTest, RunRecoversFromTheChosenCode) {
 
 // The preemption errors are still recovered from; other codes still propagate.
 TEST_F(CustomRecoverableErrorTest, OtherCodesKeepTheirMeaning) {
-  auto session = Make(FaultSchedule::AtCalls(
-      {{1, ErrorCode::kUnavailable}, {3, ErrorCode::kInternal}}));
+  auto session =
+      Make(FaultSchedule::AtCalls({{1, ErrorCode::kUnavailable}, {3, ErrorCode::kInternal}}));
   EXPECT_EQ(Step(*session), 1);
   EXPECT_EQ(session->num_recoveries(), 1);
   EXPECT_THROW(Step(*session), InternalError);
@@ -71,6 +71,48 @@ TEST_F(CustomRecoverableErrorTest, ShouldStopRecoversFromAThreadsError) {
   EXPECT_FALSE(session->ShouldStop());
   EXPECT_EQ(session->num_recoveries(), 1);
   EXPECT_NO_THROW(session->Close());
+}
+
+// A failure a restart does not cure: past the budget (3 in a row), the error reaches the
+// caller as what it is, instead of recovery for ever.
+TEST_F(CustomRecoverableErrorTest, ErrorsInARowPastTheBudgetReachTheCaller) {
+  auto runs = FaultSchedule::AtCalls({{1, ErrorCode::kDeadlineExceeded},
+                                      {2, ErrorCode::kDeadlineExceeded},
+                                      {3, ErrorCode::kDeadlineExceeded},
+                                      {4, ErrorCode::kDeadlineExceeded},
+                                      {5, ErrorCode::kDeadlineExceeded}});
+  auto session = Make(runs);
+  EXPECT_THROW(Step(*session), DeadlineExceededError);
+  EXPECT_EQ(session->num_recoveries(), 3);
+  EXPECT_EQ(runs->calls(), 4);
+}
+
+// A successful run proves the failures were transient: the budget is whole again.
+TEST_F(CustomRecoverableErrorTest, ASuccessfulRunRestoresTheBudget) {
+  auto runs = FaultSchedule::AtCalls({{1, ErrorCode::kDeadlineExceeded},
+                                      {2, ErrorCode::kDeadlineExceeded},
+                                      {4, ErrorCode::kDeadlineExceeded},
+                                      {5, ErrorCode::kDeadlineExceeded},
+                                      {7, ErrorCode::kDeadlineExceeded},
+                                      {8, ErrorCode::kDeadlineExceeded}});
+  auto session = Make(runs, FaultSchedule::Never(), 2);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(Step(*session), 1);  // Each on a fresh model.
+  EXPECT_EQ(session->num_recoveries(), 6);
+}
+
+// A creation that succeeds is not progress: creations and runs failing in turn spend one
+// budget, and the error reaches the caller.
+TEST_F(CustomRecoverableErrorTest, CreationsSpendTheSameBudget) {
+  auto creations = FaultSchedule::AtCalls({{2, ErrorCode::kDeadlineExceeded}});
+  auto runs = FaultSchedule::AtCalls({{1, ErrorCode::kDeadlineExceeded},
+                                      {2, ErrorCode::kDeadlineExceeded},
+                                      {3, ErrorCode::kDeadlineExceeded}});
+  auto session = Make(runs, creations);
+  // Run 1 fails (1), creation 2 fails (2), creation 3 succeeds, run 2 fails (3), creation 4
+  // succeeds, and run 3 is one too many.
+  EXPECT_THROW(Step(*session), DeadlineExceededError);
+  EXPECT_EQ(creations->calls(), 4);
+  EXPECT_EQ(runs->calls(), 3);
 }
 
 }  // namespace

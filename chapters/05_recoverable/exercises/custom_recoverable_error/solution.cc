@@ -4,18 +4,38 @@
 namespace mts {
 
 ErrorTranslatingSession::ErrorTranslatingSession(std::unique_ptr<SessionInterface> inner,
-                                                 ErrorCode code)
-    : WrappedSession(std::move(inner)), code_(code) {}
+                                                 ErrorCode code,
+                                                 std::shared_ptr<TranslationBudget> budget)
+    : WrappedSession(std::move(inner)), code_(code), budget_(std::move(budget)) {}
 
 ErrorTranslatingCreator::ErrorTranslatingCreator(std::shared_ptr<SessionCreator> creator,
-                                                 ErrorCode code)
-    : creator_(std::move(creator)), code_(code) {}
+                                                 ErrorCode code, int max_in_a_row)
+    : creator_(std::move(creator)),
+      code_(code),
+      budget_(std::make_shared<TranslationBudget>(TranslationBudget{max_in_a_row, 0})) {}
 
 CustomRecoverableSession::CustomRecoverableSession(std::shared_ptr<SessionCreator> creator,
-                                                   ErrorCode also_recover,
-                                                   RecoveryOptions options)
-    : RecoverableSession(std::make_shared<ErrorTranslatingCreator>(creator, also_recover),
-                         options) {}
+                                                   ErrorCode also_recover, RecoveryOptions options,
+                                                   int max_in_a_row)
+    : RecoverableSession(
+          std::make_shared<ErrorTranslatingCreator>(creator, also_recover, max_in_a_row), options) {
+}
+
+namespace {
+
+// Rethrows `e` as AbortedError if it has `code` and `budget` allows, else as it is. A
+// translation spends one unit; only a successful run gives them back.
+[[noreturn]] void Translate(const OpError& e, ErrorCode code, TranslationBudget* budget) {
+  if (e.code() != code) throw;
+  if (budget != nullptr) {
+    // Past the budget the error is not one a restart cures: the caller must see it.
+    if (budget->in_a_row >= budget->max_in_a_row) throw;
+    ++budget->in_a_row;
+  }
+  throw AbortedError(e.message(), e.op_name());
+}
+
+}  // namespace
 
 std::vector<Tensor> ErrorTranslatingSession::Run(const std::vector<Output>& fetches,
                                                  const FeedDict& feeds,
@@ -23,10 +43,12 @@ std::vector<Tensor> ErrorTranslatingSession::Run(const std::vector<Output>& fetc
                                                  const RunOptions& options,
                                                  RunMetadata* run_metadata) {
   try {
-    return WrappedSession::Run(fetches, feeds, targets, options, run_metadata);
+    std::vector<Tensor> results =
+        WrappedSession::Run(fetches, feeds, targets, options, run_metadata);
+    budget_->in_a_row = 0;  // Progress: the stack works, the failures were transient.
+    return results;
   } catch (const OpError& e) {
-    if (e.code() != code_) throw;
-    throw AbortedError(e.message(), e.op_name());
+    Translate(e, code_, budget_.get());
   }
 }
 
@@ -34,8 +56,9 @@ void ErrorTranslatingSession::Close() {
   try {
     WrappedSession::Close();
   } catch (const OpError& e) {
-    if (e.code() != code_) throw;
-    throw AbortedError(e.message(), e.op_name());
+    // A stack being thrown away: the layer above swallows preemption errors while it
+    // closes, so translate always, and spend nothing.
+    Translate(e, code_, nullptr);
   }
 }
 
@@ -43,17 +66,17 @@ bool ErrorTranslatingSession::InnerShouldStop() {
   try {
     return WrappedSession::InnerShouldStop();
   } catch (const OpError& e) {
-    if (e.code() != code_) throw;
-    throw AbortedError(e.message(), e.op_name());
+    Translate(e, code_, budget_.get());
   }
 }
 
 std::unique_ptr<SessionInterface> ErrorTranslatingCreator::CreateSession() {
   try {
-    return std::make_unique<ErrorTranslatingSession>(creator_->CreateSession(), code_);
+    // A creation that succeeds is no progress yet: a model that times out on every run
+    // would be created again and again. Only a run restores the budget.
+    return std::make_unique<ErrorTranslatingSession>(creator_->CreateSession(), code_, budget_);
   } catch (const OpError& e) {
-    if (e.code() != code_) throw;
-    throw AbortedError(e.message(), e.op_name());
+    Translate(e, code_, budget_.get());
   }
 }
 

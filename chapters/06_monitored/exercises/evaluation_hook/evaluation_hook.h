@@ -16,10 +16,18 @@
 //
 // Deciding *when* costs nothing extra: the hook adds the global step's read tensor to each
 // run's fetches. It holds the step from before the run's increment, so the step after the
-// run is that value plus one, and the hook evaluates when that is a multiple of N. At a
-// clean close, End evaluates once more at the exact final step; a session closed after an
-// error (CloseAfterError, or a `with` body that raised) gets no End, so a model that just
-// failed is not reported as final.
+// run is probably that value plus one, and that estimate decides whether to evaluate. But
+// the step does not always move by one: other workers' updates land in between, a step
+// function makes several updates per step, a recovery without a checkpoint starts the
+// model again from 0. So "a multiple of N" is the wrong test (a jump can skip it), and the
+// estimate is the wrong step to report. As TensorFlow's periodic hooks do, this one
+// evaluates once at least N steps have passed since its last evaluation (or since the
+// model was rolled back below it), and then reads the exact step in the same raw run as
+// the metric.
+//
+// At a clean close, End evaluates once more at the exact final step; a session closed
+// after an error (CloseAfterError, or a `with` body that raised) gets no End, so a model
+// that just failed is not reported as final.
 #ifndef MTS_CHAPTERS_06_MONITORED_EXERCISES_EVALUATION_HOOK_EVALUATION_HOOK_H_
 #define MTS_CHAPTERS_06_MONITORED_EXERCISES_EVALUATION_HOOK_EVALUATION_HOOK_H_
 
@@ -41,8 +49,9 @@ class EvaluationHook : public SessionRunHook {
     float value;   ///< The metric, computed on the raw session.
   };
 
-  /// Evaluates `eval_metric` (a float32 scalar, of the graph the session will run) at
-  /// global steps every_n_steps, 2 * every_n_steps, ...
+  /// Evaluates `eval_metric` (a float32 scalar, of the graph the session will run) every
+  /// `every_n_steps` global steps: at every_n_steps, 2 * every_n_steps, ... while the step
+  /// moves by one per run.
   /// \throws ValueError "every_n_steps must be at least 1, got <n>." otherwise.
   EvaluationHook(Output eval_metric, int64_t every_n_steps);
 
@@ -51,8 +60,10 @@ class EvaluationHook : public SessionRunHook {
   void Begin() override;
   /// Adds the global step's read tensor to the run's fetches.
   SessionRunArgs BeforeRun(SessionRunContext& run_context) override;
-  /// If the fetched step plus one is a multiple of every_n_steps, runs the metric on
-  /// run_context.session() and records it at that step.
+  /// If the fetched step plus one is at least every_n_steps past the last evaluation's
+  /// step (0 at first; a fetched step below that step means the model was rolled back,
+  /// and the count starts again from the fetched step), runs the metric and the exact
+  /// global step in one run of run_context.session() and records the metric at that step.
   /// \throws OpError as running the metric throws it.
   void AfterRun(SessionRunContext& run_context, const SessionRunValues& run_values) override;
   /// Evaluates once more, at the session's exact global step: final_evaluation().
@@ -68,6 +79,7 @@ class EvaluationHook : public SessionRunHook {
   Output eval_metric_;
   int64_t every_n_steps_;
   Output global_step_read_;  // Found by Begin.
+  int64_t last_step_ = 0;    // The step of the last evaluation, or where training resumed.
   std::vector<Evaluation> evaluations_;
   std::optional<Evaluation> final_evaluation_;
 };

@@ -7,7 +7,6 @@
 
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
-#include "src/platform/errors.h"
 #include "src/01_session/learning/example_data.h"
 #include "src/01_session/learning/gradient_descent_optimizer.h"
 #include "src/01_session/learning/math_ops.h"
@@ -18,6 +17,7 @@
 #include "src/06_monitored/monitored_session.h"
 #include "src/06_monitored/monitored_session_scope.h"
 #include "src/06_monitored/monitored_training_session.h"
+#include "src/platform/errors.h"
 #include "tests/testing/fault_injection.h"
 
 namespace mts {
@@ -139,6 +139,37 @@ TEST_F(EvaluationHookTest, ABodyThatRaisesGetsNoFinalEvaluation) {
                InternalError);
   EXPECT_TRUE(hook->evaluations().empty());
   EXPECT_FALSE(hook->final_evaluation().has_value());
+}
+
+// A step that moves by more than one per run (here 3: other workers' updates, or several
+// updates per step) never hits most multiples of N: evaluations come once N steps have
+// passed since the last one, recorded at the exact step, never at a step that did not exist.
+TEST_F(EvaluationHookTest, AStepThatJumpsIsEvaluatedAtTheExactStep) {
+  Operation* three_steps = IncrementGlobalStep(3).op();
+  auto hook = std::make_shared<EvaluationHook>(eval_error_, 5);
+  auto session = Make(hook);
+  for (int i = 0; i < 6; ++i) session->Run({}, {}, {three_steps});  // Steps 3, 6, ..., 18.
+  // Before the runs: 0 3 6 9 12 15. Estimates 1 4 7 (at least 5: evaluate; exactly 9) 10 13
+  // 16 (at least 14: evaluate; exactly 18).
+  EXPECT_EQ(Steps(hook->evaluations()), (std::vector<int64_t>{9, 18}));
+  EXPECT_EQ(counter_->before_run_calls(), 6);
+  session->Close();
+  EXPECT_EQ(hook->final_evaluation()->step, 18);
+}
+
+// A recovery without a checkpoint starts the model again at step 0: the evaluations start
+// again too, N steps after it, rather than waiting for the step to pass the old ones.
+TEST_F(EvaluationHookTest, ARollbackStartsTheCountAgain) {
+  auto hook = std::make_shared<EvaluationHook>(eval_error_, 5);
+  // Preempts the 12th training run after it ran (hooks before this one saw it).
+  auto preempt = std::make_shared<FaultyHook>(FaultyHook::Phase::kAfterRun,
+                                              FaultSchedule::AtCall(12, ErrorCode::kAborted));
+  MonitoredSession session(std::make_shared<ChiefSessionCreator>(),
+                           MonitoredSession::Hooks{hook, preempt});
+  Train(session, 16);  // Steps 1..11, then 1..5 on the new session.
+  EXPECT_EQ(GlobalStepValue(session, global_step_.value()), 5);
+  EXPECT_EQ(Steps(hook->evaluations()), (std::vector<int64_t>{5, 10, 5}));
+  session.Close();
 }
 
 }  // namespace

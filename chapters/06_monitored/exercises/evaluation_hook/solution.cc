@@ -2,8 +2,8 @@
 #include <string>
 
 #include "chapters/06_monitored/exercises/evaluation_hook/evaluation_hook.h"
-#include "src/platform/errors.h"
 #include "src/01_session/training_util.h"
+#include "src/platform/errors.h"
 
 namespace mts {
 
@@ -32,12 +32,19 @@ SessionRunArgs EvaluationHook::BeforeRun(SessionRunContext& run_context) {
 }
 
 void EvaluationHook::AfterRun(SessionRunContext& run_context, const SessionRunValues& run_values) {
-  // The read holds the step from before this run's increment.
-  const int64_t step = run_values.results[0].scalar<int64_t>() + 1;
-  if (step % every_n_steps_ != 0) return;
+  // The read holds the step from before this run's increment: +1 is an estimate.
+  const int64_t before = run_values.results[0].scalar<int64_t>();
+  // Below the last evaluation: the model was rolled back (a recovery without a
+  // checkpoint, an older one restored). Count N steps from where it resumed.
+  if (before < last_step_) last_step_ = before;
+  // "At least N since the last one", not "a multiple of N": a step that jumps (other
+  // workers, several updates per step) would skip the multiple.
+  if (before + 1 < last_step_ + every_n_steps_) return;
   // The raw session: a run through the hooks would call every hook again, this one too.
-  const float value = run_context.session().Run(eval_metric_).scalar<float>();
-  evaluations_.push_back({step, value});
+  // The exact step comes in the same run as the metric, so the two belong together.
+  const std::vector<Tensor> values = run_context.session().Run({global_step_read_, eval_metric_});
+  last_step_ = values[0].scalar<int64_t>();
+  evaluations_.push_back({last_step_, values[1].scalar<float>()});
 }
 
 void EvaluationHook::End(SessionInterface& session) {

@@ -2,8 +2,8 @@
 #include <string>
 
 #include "chapters/06_monitored/exercises/evaluation_hook/evaluation_hook.h"
-#include "src/platform/errors.h"
 #include "src/01_session/training_util.h"
+#include "src/platform/errors.h"
 
 namespace mts {
 
@@ -16,27 +16,18 @@ EvaluationHook::EvaluationHook(Output eval_metric, int64_t every_n_steps)
 }
 
 // [mts:exercise-todo]
-void EvaluationHook::Begin() {
-  // TODO: keep the global step's read tensor (GetOrCreateGlobalStepRead) in
-  // global_step_read_; throw RuntimeError("EvaluationHook needs a global step; ...") if
-  // there is none.
-}
+// TODO: the contract is in the header. Decide when to evaluate from what one fetch gives
+// you at no extra cost (the step read at the start of the run), knowing that the step can
+// jump by more than one and can go back to 0 after a recovery; and decide which step an
+// evaluation is recorded at, so that the step and the value belong together. Which session
+// do the evaluation runs use, and why not the one the loop runs?
+void EvaluationHook::Begin() {}
 
-SessionRunArgs EvaluationHook::BeforeRun(SessionRunContext& run_context) {
-  // TODO: ask for global_step_read_ in the run's fetches.
-  return {};
-}
+SessionRunArgs EvaluationHook::BeforeRun(SessionRunContext& run_context) { return {}; }
 
-void EvaluationHook::AfterRun(SessionRunContext& run_context, const SessionRunValues& run_values) {
-  // TODO: the step after this run is the fetched value (run_values.results[0], an int64
-  // scalar) plus one. When it is a multiple of every_n_steps_, run eval_metric_ on
-  // run_context.session() (not through the hooks) and append {step, value} to evaluations_.
-}
+void EvaluationHook::AfterRun(SessionRunContext& run_context, const SessionRunValues& run_values) {}
 
-void EvaluationHook::End(SessionInterface& session) {
-  // TODO: read the exact global step from `session` (GlobalStepValue), run eval_metric_,
-  // and keep both in final_evaluation_.
-}
+void EvaluationHook::End(SessionInterface& session) {}
 // [mts:exercise-todo-end]
 
 }  // namespace mts

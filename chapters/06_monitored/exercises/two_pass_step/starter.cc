@@ -6,12 +6,12 @@
 namespace mts {
 
 // [mts:exercise-todo]
-int64_t TwoPassStep(MonitoredSession& session, Operation* train_op) {
-  // TODO: call session.RunStepFn with a step function (a lambda taking StepContext&) that
-  // runs train_op as a target twice: first on context.session() (the raw session, no
-  // hooks), then with context.RunWithHooks. Return the global step from inside the step
-  // function: GlobalStepValue on the raw session, with GetOrCreateGlobalStep of
-  // train_op->graph(). Do nothing outside the step function: a recovery calls it again.
+int64_t TwoPassStep(MonitoredSession& session, Operation* train_op, const Output& batch) {
+  // TODO: the contract is in the header: one call of session.RunStepFn, two passes of
+  // train_op (the first on the raw session, the second with the hooks), one batch. Decide
+  // what must happen inside the step function and what may happen outside it (a recovery
+  // calls it again, on a new session), how the second pass trains on the first pass's
+  // batch without taking another, and where the returned step is read from.
   return 0;
 }
 // [mts:exercise-todo-end]

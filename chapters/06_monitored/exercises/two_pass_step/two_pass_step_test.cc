@@ -6,15 +6,34 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "src/platform/errors.h"
+#include "src/01_session/array_ops.h"
 #include "src/01_session/training_util.h"
 #include "src/02_chief_worker/chief_session_creator.h"
 #include "src/03_hooked/stop_at_step_hook.h"
 #include "src/06_monitored/monitored_session_scope.h"
+#include "src/platform/errors.h"
 #include "tests/testing/fault_injection.h"
 
 namespace mts {
 namespace {
+
+// A hook that writes down the batch each run it sees trained on.
+class BatchRecordingHook : public SessionRunHook {
+ public:
+  explicit BatchRecordingHook(Output batch) : batch_(batch) {}
+  SessionRunArgs BeforeRun(SessionRunContext& run_context) override {
+    SessionRunArgs args;
+    args.fetches = {batch_};
+    return args;
+  }
+  void AfterRun(SessionRunContext& run_context, const SessionRunValues& values) override {
+    seen.push_back(values.results[0].scalar<int64_t>());
+  }
+  std::vector<int64_t> seen;
+
+ private:
+  Output batch_;
+};
 
 // A hook that writes down the global step each run it sees started from.
 class StepRecordingHook : public SessionRunHook {
@@ -49,7 +68,12 @@ class TwoPassStepTest : public ::testing::Test {
   Graph graph_;
   DefaultGraphScope scope_{graph_};
   Variable global_step_ = GetOrCreateGlobalStep();
-  Operation* train_op_ = IncrementGlobalStep().op();
+  // The input: each run that evaluates batch_ takes the next batch, numbered 1, 2, 3...
+  Variable taken_{Tensor::Scalar<int64_t>(0), "batches_taken"};
+  Output batch_ = taken_.AssignAdd(Constant(Tensor::Scalar<int64_t>(1)));
+  // The sum of the batches trained on, one term per pass.
+  Variable trained_{Tensor::Scalar<int64_t>(0), "batches_trained"};
+  Operation* train_op_ = Group({trained_.AssignAdd(batch_).op(), IncrementGlobalStep().op()});
   std::shared_ptr<FaultSchedule> run_faults_ = FaultSchedule::Never();
   std::shared_ptr<CountingSessionCreator> counting_;
   // Counts every hook call; its schedule never fails.
@@ -60,9 +84,9 @@ class TwoPassStepTest : public ::testing::Test {
 // Each call is two optimizer passes: the global step advances by 2, and the call returns it.
 TEST_F(TwoPassStepTest, AdvancesTheGlobalStepByTwo) {
   auto session = Make();
-  EXPECT_EQ(TwoPassStep(*session, train_op_), 2);
-  EXPECT_EQ(TwoPassStep(*session, train_op_), 4);
-  EXPECT_EQ(TwoPassStep(*session, train_op_), 6);
+  EXPECT_EQ(TwoPassStep(*session, train_op_, batch_), 2);
+  EXPECT_EQ(TwoPassStep(*session, train_op_, batch_), 4);
+  EXPECT_EQ(TwoPassStep(*session, train_op_, batch_), 6);
   session->Close();
 }
 
@@ -70,10 +94,31 @@ TEST_F(TwoPassStepTest, AdvancesTheGlobalStepByTwo) {
 TEST_F(TwoPassStepTest, HooksSeeOnlyTheSecondPass) {
   auto recorder = std::make_shared<StepRecordingHook>();
   auto session = Make({recorder});
-  for (int i = 0; i < 3; ++i) TwoPassStep(*session, train_op_);
+  for (int i = 0; i < 3; ++i) TwoPassStep(*session, train_op_, batch_);
   EXPECT_EQ(counter_->before_run_calls(), 3);
   EXPECT_EQ(counter_->after_run_calls(), 3);
   EXPECT_EQ(recorder->seen, (std::vector<int64_t>{1, 3, 5}));
+  session->Close();
+}
+
+// One call takes one batch, and both passes train on it: three calls take batches 1, 2, 3
+// and train on each twice.
+TEST_F(TwoPassStepTest, BothPassesTrainOnOneBatch) {
+  auto session = Make();
+  for (int i = 0; i < 3; ++i) TwoPassStep(*session, train_op_, batch_);
+  std::vector<Tensor> values = session->Run({taken_.value(), trained_.value()});
+  EXPECT_EQ(values[0].scalar<int64_t>(), 3);
+  EXPECT_EQ(values[1].scalar<int64_t>(), 2 * (1 + 2 + 3));
+  session->Close();
+}
+
+// A hook that fetches the batch in the hooked pass gets the one the step trained on, and
+// takes no batch of its own.
+TEST_F(TwoPassStepTest, TheHooksSeeTheBatchTheStepTrainedOn) {
+  auto recorder = std::make_shared<BatchRecordingHook>(batch_);
+  auto session = Make({recorder});
+  for (int i = 0; i < 3; ++i) TwoPassStep(*session, train_op_, batch_);
+  EXPECT_EQ(recorder->seen, (std::vector<int64_t>{1, 2, 3}));
   session->Close();
 }
 
@@ -82,12 +127,12 @@ TEST_F(TwoPassStepTest, HooksSeeOnlyTheSecondPass) {
 TEST_F(TwoPassStepTest, APreemptedStepIsRunAgainFromTheStart) {
   run_faults_ = FaultSchedule::AtCall(5, ErrorCode::kAborted);  // The 2nd call's hooked pass.
   auto session = Make();
-  EXPECT_EQ(TwoPassStep(*session, train_op_), 2);  // Runs 1, 2, and the read (3).
-  EXPECT_EQ(TwoPassStep(*session, train_op_), 2);  // Run 5 failed; the retry began at 0.
+  EXPECT_EQ(TwoPassStep(*session, train_op_, batch_), 2);  // Runs 1, 2, and the read (3).
+  EXPECT_EQ(TwoPassStep(*session, train_op_, batch_), 2);  // Run 5 failed; the retry began at 0.
   EXPECT_EQ(counting_->created(), 2);
   EXPECT_EQ(counter_->before_run_calls(), 3);  // The failed attempt's hooked pass, too.
   EXPECT_EQ(counter_->after_run_calls(), 2);   // But only whole steps complete.
-  EXPECT_EQ(TwoPassStep(*session, train_op_), 4);
+  EXPECT_EQ(TwoPassStep(*session, train_op_, batch_), 4);
   session->Close();
 }
 
@@ -95,7 +140,7 @@ TEST_F(TwoPassStepTest, APreemptedStepIsRunAgainFromTheStart) {
 TEST_F(TwoPassStepTest, APreemptedRawPassIsRunAgain) {
   run_faults_ = FaultSchedule::AtCall(1, ErrorCode::kUnavailable);
   auto session = Make();
-  EXPECT_EQ(TwoPassStep(*session, train_op_), 2);
+  EXPECT_EQ(TwoPassStep(*session, train_op_, batch_), 2);
   EXPECT_EQ(counting_->created(), 2);
   EXPECT_EQ(counter_->before_run_calls(), 1);
   session->Close();
@@ -109,7 +154,7 @@ TEST_F(TwoPassStepTest, AStopAtStepHookEndsTheLoop) {
   WithMonitoredSession(*session, [&](MonitoredSession& sess) {
     // Bounded, so that a TwoPassStep that never advances the step fails instead of hanging.
     while (!sess.ShouldStop() && calls < 100) {
-      step = TwoPassStep(sess, train_op_);
+      step = TwoPassStep(sess, train_op_, batch_);
       ++calls;
     }
   });

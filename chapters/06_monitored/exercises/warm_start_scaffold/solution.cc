@@ -3,18 +3,31 @@
 
 #include "chapters/06_monitored/exercises/warm_start_scaffold/warm_start_scaffold.h"
 #include "src/02_chief_worker/saver.h"
+#include "src/platform/errors.h"
 
 namespace mts {
 
 std::shared_ptr<Scaffold> WarmStartScaffold(const std::string& checkpoint_path,
-                                            std::vector<Variable> restore) {
+                                            std::vector<Variable> restore,
+                                            ScaffoldOptions options) {
+  // Not the Saver's "every global variable": that would bring the old global step (the new
+  // model would start at the old one's step) and any optimizer slots along.
+  if (restore.empty()) restore = TrainableVariables();
+  if (restore.empty()) {
+    throw ValueError(
+        "WarmStartScaffold: nothing to warm-start; the default graph has no trainable "
+        "variable. Create the model first, or name the variables to restore.");
+  }
   // Made now, while the graph can still grow; not put in ScaffoldOptions::saver, which
   // saves this model's checkpoints and must cover all of it.
   auto warm_start_saver = std::make_shared<Saver>(std::move(restore));
-  ScaffoldOptions options;
-  options.init_fn = [warm_start_saver, checkpoint_path](const Scaffold&,
-                                                        SessionInterface& session) {
+  // The caller's own init_fn runs after the warm start, so it sees (and may adjust) the
+  // warm values rather than have them overwrite its work.
+  ScaffoldInitFn user_init_fn = std::move(options.init_fn);
+  options.init_fn = [warm_start_saver, checkpoint_path, user_init_fn](const Scaffold& scaffold,
+                                                                      SessionInterface& session) {
     warm_start_saver->Restore(session, checkpoint_path);
+    if (user_init_fn) user_init_fn(scaffold, session);
   };
   return std::make_shared<Scaffold>(std::move(options));
 }

@@ -22,6 +22,14 @@
 // the graph is still being built, before the session finalizes it. This Saver restores; it
 // must not become the scaffold's saver, which writes this model's own checkpoints and must
 // cover every variable.
+//
+// Two decisions are the exercise's. What does "warm-start the model" mean when no list is
+// given? Not "every variable the Saver would save": the old checkpoint also holds its
+// global step (and an optimizer's slots), and the new model would start at the old
+// model's step, with momenta computed for other weights. TensorFlow's warm start takes the
+// trainable variables unless told otherwise, and so does this one. And what happens to
+// the options the caller already has, an init_fn of their own in particular? They are
+// kept, and the warm start runs before their init_fn, which then sees warm values.
 #ifndef MTS_CHAPTERS_06_MONITORED_EXERCISES_WARM_START_SCAFFOLD_WARM_START_SCAFFOLD_H_
 #define MTS_CHAPTERS_06_MONITORED_EXERCISES_WARM_START_SCAFFOLD_WARM_START_SCAFFOLD_H_
 
@@ -35,13 +43,17 @@
 namespace mts {
 
 // [mts:warm-start-scaffold-api]
-/// A Scaffold whose init_fn restores the variables `restore` from the checkpoint at
-/// `checkpoint_path` (a file path such as "dir/model.ckpt-100", not a directory). Every
-/// other variable keeps the value init_op gives it. The other pieces are left for
-/// Finalize to fill, as in a default Scaffold. An empty `restore` restores every global
-/// variable (the Saver's rule).
+/// A Scaffold made of `options` whose init_fn first restores the variables `restore` from
+/// the checkpoint at `checkpoint_path` (a file path such as "dir/model.ckpt-100", not a
+/// directory), then calls `options.init_fn`, if any. Every other variable keeps the value
+/// init_op gives it. The other pieces of `options` are kept as given; those left unset are
+/// for Finalize to fill, as in a default Scaffold. An empty `restore` means the trainable
+/// variables of the default graph: not the global step, nor any other variable that is
+/// not trained.
 /// The restore happens when the chief prepares a session: its errors leave the creation
 /// (MonitoredSession's constructor, or a recovery), not this function.
+/// \throws ValueError "WarmStartScaffold: nothing to warm-start; ..." if `restore` is
+///   empty and the default graph has no trainable variable.
 /// \throws RuntimeError "Saver: graph is finalized; ..." if the variables' graph is
 ///   finalized (the Saver adds ops).
 /// \throws ValueError "At least two variables have the same name: <name>" if two
@@ -52,7 +64,8 @@ namespace mts {
 /// \throws InvalidArgumentError from the creation, naming a variable whose stored shape or
 ///   dtype differs.
 std::shared_ptr<Scaffold> WarmStartScaffold(const std::string& checkpoint_path,
-                                            std::vector<Variable> restore);
+                                            std::vector<Variable> restore,
+                                            ScaffoldOptions options = {});
 // [mts:warm-start-scaffold-api-end]
 
 }  // namespace mts

@@ -9,15 +9,15 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
-#include "src/platform/errors.h"
-#include "src/01_session/learning/gradient_descent_optimizer.h"
 #include "src/01_session/graph.h"
+#include "src/01_session/learning/gradient_descent_optimizer.h"
 #include "src/01_session/learning/math_ops.h"
 #include "src/01_session/session.h"
 #include "src/01_session/training_util.h"
 #include "src/02_chief_worker/chief_session_creator.h"
 #include "src/02_chief_worker/saver.h"
 #include "src/06_monitored/monitored_session.h"
+#include "src/platform/errors.h"
 #include "src/platform/file_system.h"
 #include "tests/testing/fault_injection.h"
 #include "tests/testing/new_dir.h"
@@ -102,6 +102,50 @@ TEST_F(WarmStartScaffoldTest, TheScaffoldsOwnSaverCoversEveryVariable) {
   MonitoredSession session(std::make_shared<ChiefSessionCreator>(scaffold), {});
   ASSERT_NE(scaffold->saver(), nullptr);
   EXPECT_EQ(scaffold->saver()->variables().size(), 3u);
+  session.Close();
+}
+
+// With no list, the trainable variables are warm-started, not everything the old checkpoint
+// holds: model A's global step (20) stays behind, and model B starts at step 0.
+TEST_F(WarmStartScaffoldTest, AnEmptyListMeansTheTrainableVariables) {
+  Graph graph;
+  DefaultGraphScope scope(graph);
+  Variable w(Tensor::Zeros(DataType::kFloat, {3, 1}), "w");
+  Variable b(Tensor::Zeros(DataType::kFloat, {1}), "b");
+  Variable step = GetOrCreateGlobalStep();
+  auto scaffold = WarmStartScaffold(a_.checkpoint_path, {});
+  MonitoredSession session(std::make_shared<ChiefSessionCreator>(scaffold), {});
+  EXPECT_EQ(session.Run(w.value()).ToVector<float>(), a_.w);
+  EXPECT_EQ(session.Run(b.value()).ToVector<float>(), a_.b);
+  EXPECT_EQ(GlobalStepValue(session, step.value()), 0);
+  session.Close();
+}
+
+// A graph with nothing trainable has nothing to warm-start: said at once, not at the
+// creation (where a Saver over no list would restore every variable, the step included).
+TEST_F(WarmStartScaffoldTest, NothingTrainableToWarmStartIsAnError) {
+  Graph graph;
+  DefaultGraphScope scope(graph);
+  GetOrCreateGlobalStep();
+  EXPECT_THAT([&] { WarmStartScaffold(a_.checkpoint_path, {}); },
+              ThrowsMessage<ValueError>(HasSubstr("nothing to warm-start")));
+}
+
+// The caller's options are kept: their saver is the scaffold's, and their init_fn runs
+// after the warm start, so it sees A's w (and may build on it).
+TEST_F(WarmStartScaffoldTest, TheCallersInitFnRunsAfterTheWarmStart) {
+  auto own_saver = std::make_shared<Saver>();
+  std::vector<float> seen;
+  ScaffoldOptions options;
+  options.saver = own_saver;
+  options.init_fn = [&](const Scaffold&, SessionInterface& session) {
+    seen = session.Run(w_.value()).ToVector<float>();
+  };
+  auto scaffold = WarmStartScaffold(a_.checkpoint_path, {w_}, options);
+  MonitoredSession session(std::make_shared<ChiefSessionCreator>(scaffold), {});
+  EXPECT_EQ(seen, a_.w);
+  EXPECT_EQ(scaffold->saver(), own_saver);
+  EXPECT_EQ(Values(session)[0], a_.w);
   session.Close();
 }
 

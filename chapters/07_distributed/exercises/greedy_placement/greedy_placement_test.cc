@@ -2,13 +2,18 @@
 // variables count and stay where they are.
 #include "chapters/07_distributed/exercises/greedy_placement/greedy_placement.h"
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "src/platform/errors.h"
 #include "src/01_session/variables.h"
 #include "src/07_distributed/replica_device_setter.h"
+#include "src/platform/errors.h"
 
 namespace mts {
 namespace {
+
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+using ::testing::ThrowsMessage;
 
 Variable Floats(int64_t n, const std::string& name) {
   return Variable(Tensor::Zeros(DataType::kFloat, {n}), name);
@@ -49,6 +54,48 @@ TEST(GreedyPlacementTest, PlacedVariablesCountAndStay) {
   const std::map<std::string, int> placement = PlaceGreedily(graph, 2);
   EXPECT_EQ(placement, (std::map<std::string, int>{{"big", 0}, {"small", 1}, {"tiny", 1}}));
   EXPECT_EQ(DeviceOf(graph, "tiny"), "/job:ps/task:1");
+}
+
+// A model placed for a bigger cluster: the variable on task 2 of a 2-task cluster is named,
+// and nothing is placed.
+TEST(GreedyPlacementTest, AVariablePlacedOnAMissingTaskIsAnError) {
+  Graph graph;
+  DefaultGraphScope scope(graph);
+  {
+    ReplicaDeviceSetter on_ps(3);
+    Floats(1, "x");
+    Floats(1, "y");
+    Floats(1, "z");  // Task 2.
+  }
+  Floats(1, "new");
+  EXPECT_THAT([&] { PlaceGreedily(graph, 2); },
+              ThrowsMessage<ValueError>(AllOf(HasSubstr("z"), HasSubstr("task 2"))));
+  EXPECT_EQ(PsPlacement(graph).count("new"), 0u);
+}
+
+// Creation order, not size order: a variable's task depends only on the ones made before
+// it, so adding a variable at the end of a model never moves the others.
+TEST(GreedyPlacementTest, AddingAVariableMovesNoOther) {
+  Graph small;
+  {
+    DefaultGraphScope scope(small);
+    Floats(30, "a");
+    Floats(10, "b");
+    Floats(10, "c");
+  }
+  Graph bigger;
+  {
+    DefaultGraphScope scope(bigger);
+    Floats(30, "a");
+    Floats(10, "b");
+    Floats(10, "c");
+    Floats(1000, "d");
+  }
+  std::map<std::string, int> before = PlaceGreedily(small, 2);
+  std::map<std::string, int> after = PlaceGreedily(bigger, 2);
+  after.erase("d");
+  EXPECT_EQ(before, after);
+  EXPECT_EQ(before, (std::map<std::string, int>{{"a", 0}, {"b", 1}, {"c", 1}}));
 }
 
 TEST(GreedyPlacementTest, LocalVariablesAreNotPlacedAndZeroTasksIsAnError) {

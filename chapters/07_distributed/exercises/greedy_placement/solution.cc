@@ -1,11 +1,11 @@
 // Reference solution of the greedy placement exercise.
-#include <set>
+#include <string>
 #include <vector>
 
 #include "chapters/07_distributed/exercises/greedy_placement/greedy_placement.h"
-#include "src/platform/errors.h"
 #include "src/01_session/variables.h"
 #include "src/07_distributed/replica_device_setter.h"
+#include "src/platform/errors.h"
 
 namespace mts {
 
@@ -19,10 +19,18 @@ std::map<std::string, int> PlaceGreedily(Graph& graph, int ps_tasks) {
   std::vector<Variable> variables = GlobalVariables(&graph);
   for (const Variable& v : variables) {
     auto it = placed.find(v.name());
-    if (it != placed.end() && it->second < ps_tasks) load[it->second] += bytes(v);
+    if (it == placed.end()) continue;
+    if (it->second >= ps_tasks) {
+      // Every step would ask a server that does not exist; say so while the graph is built.
+      throw ValueError("PlaceGreedily: variable " + v.name() + " is already placed on ps task " +
+                       std::to_string(it->second) + ", but there are only " +
+                       std::to_string(ps_tasks) + " ps tasks; build it for this cluster");
+    }
+    load[it->second] += bytes(v);
   }
   for (const Variable& v : variables) {
     if (placed.count(v.name())) continue;
+    // Strictly less: a tie keeps the lowest index, so every worker picks the same task.
     int best = 0;
     for (int t = 1; t < ps_tasks; ++t) {
       if (load[t] < load[best]) best = t;

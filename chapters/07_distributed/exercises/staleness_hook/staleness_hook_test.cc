@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "gtest/gtest.h"
+#include "src/01_session/array_ops.h"
 #include "src/01_session/learning/gradient_descent_optimizer.h"
 #include "src/01_session/learning/math_ops.h"
 #include "src/01_session/session_factory.h"
@@ -23,6 +24,7 @@ class StalenessHookTest : public ::testing::Test {
     Variable w(Tensor::Scalar<float>(1), "w");
     step_ = GetOrCreateGlobalStep();
     train_ = GradientDescentOptimizer(0.1).Minimize(Mul(w.value(), w.value()), step_);
+    restore_step_2_ = step_.Assign(Constant(Tensor::Scalar<int64_t>(2))).op();
   }
   std::unique_ptr<HookedSession> Worker(std::shared_ptr<StalenessHook> hook) {
     return std::make_unique<HookedSession>(
@@ -30,9 +32,11 @@ class StalenessHookTest : public ::testing::Test {
         std::vector<std::shared_ptr<SessionRunHook>>{hook});
   }
   // The chief's part, in a session of its own (a hooked run could not read the step yet).
-  void Initialize() {
+  void Initialize() { Chief(GlobalVariablesInitializer()); }
+  // Runs `op` in a session of the chief's.
+  void Chief(Operation* op) {
     NewSession(&graph_, SessionOptions{"grpc://127.0.0.1:" + std::to_string(ps_.port())})
-        ->Run(GlobalVariablesInitializer());
+        ->Run({}, {}, {op});
   }
 
   Server ps_{ClusterSpec::FromFlag("ps=127.0.0.1:0"), "ps", 0};
@@ -40,6 +44,7 @@ class StalenessHookTest : public ::testing::Test {
   DefaultGraphScope scope_{graph_};
   Variable step_;
   Operation* train_ = nullptr;
+  Operation* restore_step_2_ = nullptr;  // What a restore of an older checkpoint does.
 };
 
 TEST_F(StalenessHookTest, ALoneWorkerIsNeverStale) {
@@ -76,6 +81,41 @@ TEST_F(StalenessHookTest, AWorkerThatFallsBehindSeesTheUpdatesItMissed) {
   slow->Run(train_);
   EXPECT_EQ(hook->num_measured(), 1);
   EXPECT_EQ(hook->max_staleness(), 7);
+}
+
+// A restored checkpoint sets the step back: the run that sees it is a reset, measured
+// neither as a huge negative staleness nor, clamped, as a perfectly fresh step.
+TEST_F(StalenessHookTest, AStepThatGoesBackwardsIsAResetNotAMeasurement) {
+  auto hook = std::make_shared<StalenessHook>(step_);
+  auto worker = Worker(hook);
+  Initialize();
+  for (int i = 0; i < 5; ++i) worker->Run(train_);  // Reads 0..4: four measured, all 0.
+  Chief(restore_step_2_);
+  worker->Run(train_);  // Reads 2, after 4: a reset.
+  worker->Run(train_);  // Reads 3: measured again, 0.
+  EXPECT_EQ(hook->num_step_resets(), 1);
+  EXPECT_EQ(hook->num_measured(), 5);
+  EXPECT_EQ(hook->total_staleness(), 0);
+}
+
+// A new stack for this worker (a recovery) starts over: the updates that landed while it
+// recovered are not the staleness of any gradient it computed.
+TEST_F(StalenessHookTest, ANewStackHasNoPreviousRun) {
+  auto hook = std::make_shared<StalenessHook>(step_);
+  auto worker = Worker(hook), other = Worker(std::make_shared<StalenessHook>(step_));
+  Initialize();
+  hook->AfterCreateSession(*worker, nullptr);
+  worker->Run(train_);                             // Reads 0.
+  worker->Run(train_);                             // Reads 1: measured, 0.
+  for (int i = 0; i < 5; ++i) other->Run(train_);  // While this worker recovers...
+  hook->AfterCreateSession(*worker, nullptr);      // ...on its new stack:
+  worker->Run(train_);                             // reads 7: nothing to compare with.
+  other->Run(train_);
+  worker->Run(train_);  // Reads 9: one other update since 7.
+  EXPECT_EQ(hook->num_measured(), 2);
+  EXPECT_EQ(hook->total_staleness(), 1);
+  EXPECT_EQ(hook->max_staleness(), 1);
+  EXPECT_EQ(hook->num_step_resets(), 0);
 }
 
 }  // namespace

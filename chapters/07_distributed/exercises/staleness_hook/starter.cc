@@ -6,15 +6,16 @@ namespace mts {
 StalenessHook::StalenessHook(Variable global_step) : global_step_(global_step) {}
 
 // [mts:exercise-todo]
-SessionRunArgs StalenessHook::BeforeRun(SessionRunContext&) {
-  // TODO: fetch global_step_.value() in every run.
-  return {};
-}
+// TODO: the contract is in the header: measure (now - previous - 1) between this worker's
+// runs, but only between runs that can be compared. Decide which pairs cannot: what the
+// first run compares with, what a step lower than the last one means on a cluster whose ps
+// restarted (and what clamping it to 0 would do to the average), and what a new stack for
+// this worker means for the run before it.
+void StalenessHook::AfterCreateSession(SessionInterface&, Coordinator*) {}
 
-void StalenessHook::AfterRun(SessionRunContext&, const SessionRunValues& run_values) {
-  // TODO: read the fetched step; from the second run on, add (now - previous - 1), at least
-  // 0, to the totals; remember now as previous_.
-}
+SessionRunArgs StalenessHook::BeforeRun(SessionRunContext&) { return {}; }
+
+void StalenessHook::AfterRun(SessionRunContext&, const SessionRunValues& run_values) {}
 // [mts:exercise-todo-end]
 
 }  // namespace mts

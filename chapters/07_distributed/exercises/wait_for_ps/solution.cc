@@ -1,4 +1,5 @@
 // Reference solution of the wait-for-ps exercise.
+#include <algorithm>
 #include <cstdint>
 
 #include "chapters/07_distributed/exercises/wait_for_ps/wait_for_ps.h"
@@ -7,22 +8,35 @@
 
 namespace mts {
 
-uint64_t WaitForPs(const std::string& address, double timeout_secs, double poll_secs,
-                   Clock* clock) {
+uint64_t WaitForPs(const std::string& address, double timeout_secs, double poll_secs, Clock* clock,
+                   std::optional<uint64_t> restarted_from) {
   if (clock == nullptr) clock = RealClock();
   const int64_t poll_micros = static_cast<int64_t>(poll_secs * 1e6);
   const int64_t deadline = clock->NowMicros() + static_cast<int64_t>(timeout_secs * 1e6);
+  bool old_one_answered = false;
   while (true) {
     try {
       // A new client per attempt: a fresh connection, no reconnect backoff carried over.
-      return PsClient("/job:ps/task:0", address, poll_secs).GetIncarnation();
+      const uint64_t incarnation = PsClient("/job:ps/task:0", address, poll_secs).GetIncarnation();
+      // The process being replaced still answers: up, but not the one asked for.
+      if (incarnation != restarted_from) return incarnation;
+      old_one_answered = true;
     } catch (const UnavailableError&) {
-      if (clock->NowMicros() >= deadline) break;
+      old_one_answered = false;  // Nobody at all now: the old process is gone.
     }
-    clock->SleepForMicros(poll_micros);  // On the seam: a test's fake clock moves it.
+    const int64_t now = clock->NowMicros();
+    if (now >= deadline) break;
+    // Never past the limit: the last wait is cut short, and one more attempt is made at it.
+    clock->SleepForMicros(std::min(poll_micros, deadline - now));  // On the test's clock.
   }
-  throw DeadlineExceededError("No parameter server answered at " + address + " within " +
-                              std::to_string(timeout_secs) + " s.");
+  const std::string within = std::to_string(timeout_secs) + " s.";
+  if (old_one_answered) {
+    throw DeadlineExceededError("The parameter server at " + address +
+                                " still answers with incarnation " +
+                                std::to_string(*restarted_from) +
+                                ", the one it should have restarted from, after " + within);
+  }
+  throw DeadlineExceededError("No parameter server answered at " + address + " within " + within);
 }
 
 }  // namespace mts
