@@ -27,13 +27,19 @@ TEST(WaitForPsTest, AServerThatIsUpAnswersAtOnce) {
 TEST(WaitForPsTest, AServerThatComesUpLateIsFound) {
   const std::string address = AddressNobodyListensOn();
   FakeClock clock;
-  uint64_t incarnation = 0;
-  std::thread waiter([&] { incarnation = WaitForPs(address, 10, 0.05, &clock); });
-  clock.BlockUntilThreadsAsleep(1);  // Its first attempt failed: nobody listens yet.
+  // std::async, not a std::thread: an error the waiter raises reaches the test as a
+  // failure instead of ending the process.
+  auto waiter =
+      std::async(std::launch::async, [&] { return WaitForPs(address, 10, 0.05, &clock); });
+  while (waiter.wait_for(std::chrono::seconds(0)) != std::future_status::ready &&
+         clock.NumThreadsAsleep() == 0) {
+    std::this_thread::yield();  // Until its first attempt has failed: nobody listens yet.
+  }
+  ASSERT_NE(waiter.wait_for(std::chrono::seconds(0)), std::future_status::ready)
+      << "WaitForPs gave up (or answered) before the server came up instead of waiting";
   Server ps(ClusterSpec::FromFlag("ps=" + address), "ps", 0);
   clock.Advance(50000);
-  waiter.join();
-  EXPECT_EQ(incarnation, ps.store().incarnation());
+  EXPECT_EQ(waiter.get(), ps.store().incarnation());
 }
 
 // With no server at all, the waiter gives up once the limit has passed on its clock, and the
