@@ -75,7 +75,7 @@ std::string CallTracer::ToGraphviz() const {
   // an ordinary label is a node of its own, which bends an arrow that passes other columns.
   std::ostringstream dot;
   dot << "digraph sequence {\n"
-      << "  graph [rankdir=TB, nodesep=1.2, ranksep=0.22, splines=false, forcelabels=true, "
+      << "  graph [rankdir=TB, nodesep=1.2, ranksep=0.3, splines=false, forcelabels=true, "
       << "fontname=\"Helvetica\"];\n"
       << "  node [shape=point, width=0.01, height=0.01, color=\"#999999\"];\n"
       << "  edge [fontname=\"Helvetica\", fontsize=10, arrowsize=0.7];\n";
