@@ -274,8 +274,9 @@ int Main() {
     return Fail("the worker's session did not read the chief's w");
   }
   // 4. One sleep between the polls: the chief came up during it.
-  if (clock.sleeps() != 1)
+  if (clock.sleeps() != 1) {
     return Fail("the worker slept " + std::to_string(clock.sleeps()) + " times");
+  }
   // [mts:protocol-checks-end]
 
   std::printf("%s", recorder.tracer.ToGraphviz().c_str());
