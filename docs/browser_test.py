@@ -16,6 +16,7 @@ serves it on 127.0.0.1, lets chromium load every page, and fails if
   - a code block in a language other than plain text holds no Pygments token spans, or a
     page with code blocks does not load pygments.css;
   - a chapter page has none of its diagrams or code at all where the source has some;
+  - a chapter's main page (00 to 07), or chapter 01's learning page, has no diagram at all;
   - a listing (`literalinclude`) has no caption saying where it comes from;
   - a diagram is shown narrower than its own size (squeezed to the column, its text too
     small to read), as measured in the browser by _static/mts_measure.js;
@@ -312,6 +313,18 @@ def main(argv):
                 wants_diagram = "{graphviz}" in f.read()
             if wants_diagram and not any(tag == "object" for tag, _ in dom.diagrams):
                 fail(page, "its source has a graphviz diagram, the page shows none")
+
+    # A picture per idea: every chapter's main page, and the learning page, shows at least
+    # one diagram drawn from the code or a run.
+    chapter_pages = [p for p in sorted(pages)
+                     if re.match(r"chapters/0\d_[a-z_]+/(index|learning)\.html$", p)]
+    if len(chapter_pages) < 9:
+        fail("chapters/", "expected the eight chapters' pages and learning.html, found %s"
+             % chapter_pages)
+    for page in chapter_pages:
+        dom = doms.get(page)
+        if dom is not None and not any(tag == "object" for tag, _ in dom.diagrams):
+            fail(page, "a chapter page without a single diagram")
 
     # Diagrams at their own size: a diagram shown narrower than it was drawn has text smaller
     # than the page's. A page with diagrams must have been measured at all.

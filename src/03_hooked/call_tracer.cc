@@ -7,13 +7,21 @@ namespace mts {
 
 void CallTracer::Call(const std::string& from, const std::string& to, const std::string& method) {
   std::lock_guard<std::mutex> lock(mu_);
-  events_.push_back({from, to, method, false});
+  events_.push_back({from, to, method, false, ""});
 }
 
-void CallTracer::Return(const std::string& from, const std::string& to,
-                        const std::string& method) {
+void CallTracer::Return(const std::string& from, const std::string& to, const std::string& method,
+                        const std::string& outcome) {
   std::lock_guard<std::mutex> lock(mu_);
-  events_.push_back({from, to, method, true});
+  events_.push_back({from, to, method, true, outcome});
+}
+
+void CallTracer::AddParticipant(const std::string& name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const std::string& p : participants_) {
+    if (p == name) return;
+  }
+  participants_.push_back(name);
 }
 
 std::vector<CallTracer::Event> CallTracer::events() const {
@@ -24,22 +32,35 @@ std::vector<CallTracer::Event> CallTracer::events() const {
 void CallTracer::Clear() {
   std::lock_guard<std::mutex> lock(mu_);
   events_.clear();
+  participants_.clear();
 }
 
 std::string CallTracer::ToText() const {
   std::ostringstream out;
   for (const Event& e : events()) {
-    out << e.from << (e.is_return ? " <- " : " -> ") << e.to << ": " << e.method << "\n";
+    out << e.from << (e.is_return ? " <- " : " -> ") << e.to << ": " << e.method;
+    if (!e.outcome.empty()) out << " (" << e.outcome << ")";
+    out << "\n";
   }
   return out.str();
 }
 
 // [mts:trace-to-graphviz]
 std::string CallTracer::ToGraphviz() const {
-  const std::vector<Event> all = events();
-  // Participants in order of first appearance, one column each.
+  std::vector<Event> all;
+  std::vector<std::string> added;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    all = events_;
+    added = participants_;
+  }
+  // Participants added first, then in order of first appearance, one column each.
   std::vector<std::string> participants;
   std::map<std::string, int> column;
+  for (const std::string& p : added) {
+    column.emplace(p, static_cast<int>(participants.size()));
+    participants.push_back(p);
+  }
   for (const Event& e : all) {
     for (const std::string& p : {e.from, e.to}) {
       if (column.emplace(p, static_cast<int>(participants.size())).second) {
@@ -54,18 +75,16 @@ std::string CallTracer::ToGraphviz() const {
   // an ordinary label is a node of its own, which bends an arrow that passes other columns.
   std::ostringstream dot;
   dot << "digraph sequence {\n"
-      << "  graph [rankdir=TB, nodesep=1.2, ranksep=0.22, splines=false, forcelabels=true, "
+      << "  graph [rankdir=TB, nodesep=1.2, ranksep=0.3, splines=false, forcelabels=true, "
       << "fontname=\"Helvetica\"];\n"
       << "  node [shape=point, width=0.01, height=0.01, color=\"#999999\"];\n"
       << "  edge [fontname=\"Helvetica\", fontsize=10, arrowsize=0.7];\n";
   const size_t n = participants.size(), rows = all.size() + 1;
-  auto point = [](size_t p, size_t r) {
-    return "p" + std::to_string(p) + "_" + std::to_string(r);
-  };
+  auto point = [](size_t p, size_t r) { return "p" + std::to_string(p) + "_" + std::to_string(r); };
   for (size_t p = 0; p < n; ++p) {
     dot << "  h" << p << " [shape=box, style=\"rounded,filled\", fillcolor=\"#eef3fb\", "
-        << "color=\"#5577aa\", fontsize=11, width=1.4, height=0.35, label=\""
-        << participants[p] << "\"];\n";
+        << "color=\"#5577aa\", fontsize=11, width=1.4, height=0.35, label=\"" << participants[p]
+        << "\"];\n";
     dot << "  h" << p;
     for (size_t r = 1; r < rows; ++r) dot << " -> " << point(p, r);
     dot << " [arrowhead=none, style=dashed, color=\"#bbbbbb\", weight=100];\n";
@@ -87,18 +106,17 @@ std::string CallTracer::ToGraphviz() const {
     const Event& e = all[r];
     const size_t from = column[e.from], to = column[e.to];
     const size_t tail = e.is_return ? to : from, head = e.is_return ? from : to;
+    const std::string ending = e.outcome.empty() ? " returns" : " " + e.outcome;
     dot << "  " << point(tail, r + 1) << " -> " << point(head, r + 1) << " [xlabel=\"" << r + 1
-        << ". " << e.method << (e.is_return ? " returns" : "") << "\""
-        << (e.is_return ? ", style=dashed, color=\"#777777\"" : ", color=\"#2255aa\"")
-        << "];\n";
+        << ". " << e.method << (e.is_return ? ending : "") << "\""
+        << (e.is_return ? ", style=dashed, color=\"#777777\"" : ", color=\"#2255aa\"") << "];\n";
   }
   dot << "}\n";
   return dot.str();
 }
 // [mts:trace-to-graphviz-end]
 
-TracingHook::TracingHook(std::shared_ptr<CallTracer> tracer, std::string name,
-                         std::string caller)
+TracingHook::TracingHook(std::shared_ptr<CallTracer> tracer, std::string name, std::string caller)
     : tracer_(std::move(tracer)), name_(std::move(name)), caller_(std::move(caller)) {}
 
 void TracingHook::Record(const std::string& method) { tracer_->Call(caller_, name_, method); }
@@ -121,8 +139,7 @@ TracingSession::TracingSession(std::unique_ptr<SessionInterface> inner,
       name_(std::move(name)),
       caller_(std::move(caller)) {}
 
-std::vector<Tensor> TracingSession::Run(const std::vector<Output>& fetches,
-                                        const FeedDict& feeds,
+std::vector<Tensor> TracingSession::Run(const std::vector<Output>& fetches, const FeedDict& feeds,
                                         const std::vector<Operation*>& targets,
                                         const RunOptions& options, RunMetadata* run_metadata) {
   tracer_->Call(caller_, name_, "Run");

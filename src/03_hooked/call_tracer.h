@@ -32,22 +32,32 @@ class CallTracer {
  public:
   /// One recorded call or return.
   struct Event {
-    std::string from;    ///< The caller ("caller", "HookedSession").
-    std::string to;      ///< The callee.
-    std::string method;  ///< "Run", "BeforeRun", ...
+    std::string from;        ///< The caller ("caller", "HookedSession").
+    std::string to;          ///< The callee.
+    std::string method;      ///< "Run", "BeforeRun", ...
     bool is_return = false;  ///< True for the return of the call.
+    std::string outcome;     ///< What a return brought back ("raised CancelledError"); "": none.
   };
+
+  /// Gives `name` the next column now, before any event names it. The diagram's columns are
+  /// the participants added this way, in that order, then the others in order of first
+  /// appearance; a picture whose first event is not between its two leftmost parties uses
+  /// this to keep the arrows short. Adding a name twice has no further effect.
+  void AddParticipant(const std::string& name);
 
   /// Records that `from` calls `method` on `to`.
   void Call(const std::string& from, const std::string& to, const std::string& method);
-  /// Records that the call `method` on `to` returns to `from`.
-  void Return(const std::string& from, const std::string& to, const std::string& method);
+  /// Records that the call `method` on `to` returns to `from`, with `outcome` (what it
+  /// returned or raised, drawn instead of "returns"; "": just that it returned).
+  void Return(const std::string& from, const std::string& to, const std::string& method,
+              const std::string& outcome = "");
 
   /// Everything recorded, in order.
   std::vector<Event> events() const;
-  /// Forgets everything recorded.
+  /// Forgets everything recorded (the participants added too).
   void Clear();
-  /// One line per event: "caller -> HookedSession: Run" / "caller <- HookedSession: Run".
+  /// One line per event: "caller -> HookedSession: Run" / "caller <- HookedSession: Run",
+  /// a return's outcome after it in parentheses.
   std::string ToText() const;
   /// A graphviz digraph drawing the events as a sequence diagram: one lifeline per
   /// participant, in order of first appearance, one arrow per event from top to bottom.
@@ -55,7 +65,8 @@ class CallTracer {
 
  private:
   mutable std::mutex mu_;
-  std::vector<Event> events_;  // Guarded by mu_.
+  std::vector<Event> events_;              // Guarded by mu_.
+  std::vector<std::string> participants_;  // Guarded by mu_; those added, in order.
 };
 
 /// A hook that records its calls in a tracer, as participant `name`, called by `caller`.

@@ -16,12 +16,12 @@ TEST(CallTracerTest, RecordsOneHookedRunInOrder) {
   DefaultGraphScope scope(graph);
   Output c = Constant(1.0f);
   auto tracer = std::make_shared<CallTracer>();
-  auto raw = std::make_unique<TracingSession>(std::make_unique<Session>(&graph), tracer,
-                                              "Session", "HookedSession");
+  auto raw = std::make_unique<TracingSession>(std::make_unique<Session>(&graph), tracer, "Session",
+                                              "HookedSession");
   auto hooked = std::make_unique<HookedSession>(
-      std::move(raw), std::vector<std::shared_ptr<SessionRunHook>>{
-                          std::make_shared<TracingHook>(tracer, "A"),
-                          std::make_shared<TracingHook>(tracer, "B")});
+      std::move(raw),
+      std::vector<std::shared_ptr<SessionRunHook>>{std::make_shared<TracingHook>(tracer, "A"),
+                                                   std::make_shared<TracingHook>(tracer, "B")});
   TracingSession session(std::move(hooked), tracer, "HookedSession", "caller");
   session.Run(c);
   EXPECT_EQ(tracer->ToText(),
@@ -59,6 +59,41 @@ TEST(CallTracerTest, GraphvizHasALaneEachAndAnArrowPerEvent) {
   EXPECT_NE(dot.find("1. Run\""), std::string::npos);
   EXPECT_NE(dot.find("2. Run returns\""), std::string::npos);
   EXPECT_EQ(dot.rfind("digraph sequence {", 0), 0u);
+}
+
+// A return's outcome replaces "returns" in the picture and follows the line in the text.
+TEST(CallTracerTest, AReturnCarriesItsOutcome) {
+  CallTracer tracer;
+  tracer.Call("thread", "queue", "Run(enqueue)");
+  tracer.Return("thread", "queue", "Run(enqueue)", "raised CancelledError");
+  EXPECT_EQ(tracer.ToText(),
+            "thread -> queue: Run(enqueue)\n"
+            "thread <- queue: Run(enqueue) (raised CancelledError)\n");
+  const std::string dot = tracer.ToGraphviz();
+  EXPECT_NE(dot.find("2. Run(enqueue) raised CancelledError\""), std::string::npos);
+  EXPECT_EQ(dot.find("returns"), std::string::npos);
+}
+
+// Participants added beforehand take the first columns, in the order added, whatever the
+// order their events come in; the others follow in order of first appearance.
+TEST(CallTracerTest, AddedParticipantsComeFirstInTheirOrder) {
+  CallTracer tracer;
+  tracer.AddParticipant("left");
+  tracer.AddParticipant("middle");
+  tracer.AddParticipant("left");  // No second column.
+  tracer.Call("right", "middle", "A");
+  tracer.Call("left", "middle", "B");
+  tracer.Call("other", "right", "C");
+  const std::string dot = tracer.ToGraphviz();
+  EXPECT_NE(dot.find("h0 [shape=box"), std::string::npos);
+  EXPECT_NE(dot.find("label=\"left\"];\n  h0 ->"), std::string::npos);
+  EXPECT_NE(dot.find("label=\"middle\"];\n  h1 ->"), std::string::npos);
+  EXPECT_NE(dot.find("label=\"right\"];\n  h2 ->"), std::string::npos);
+  EXPECT_NE(dot.find("label=\"other\"];\n  h3 ->"), std::string::npos);
+  EXPECT_EQ(dot.find("h4 [shape=box"), std::string::npos);
+  tracer.Clear();
+  tracer.Call("b", "a", "D");
+  EXPECT_NE(tracer.ToGraphviz().find("label=\"b\"];\n  h0 ->"), std::string::npos);
 }
 
 }  // namespace
