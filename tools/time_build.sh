@@ -21,7 +21,8 @@ stage_tests=//tests/05_recoverable/...
 
 now() { date +%s.%N; }
 t0=$(now)
-bazel --output_base="$work/ob" test --disk_cache= //... >"$work/cold.log" 2>&1 ||
+bazel --output_base="$work/ob" test --disk_cache= --profile="$work/cold.profile.gz" //... \
+  >"$work/cold.log" 2>&1 ||
   { tail -30 "$work/cold.log"; exit 1; }
 t1=$(now)
 echo "// touched" >>"$stage_cc"
@@ -41,5 +42,12 @@ tests=$(grep -c "PASSED\|cached" "$work/cold.log" || true)
   echo
   echo "Machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores;" \
     "load average (1, 5, 15 min) before the cold build: $LOAD_BEFORE; after: $(cut -d" " -f1-3 /proc/loadavg); $(date -u +%Y-%m-%d)."
+  echo
+  echo "The slowest actions of the cold build (Bazel's JSON profile, \`--profile\`), and the"
+  echo "critical path Bazel reports:"
+  echo
+  /usr/bin/python3 "$repo/tools/slowest_actions.py" "$work/cold.profile.gz" 12
+  echo
+  echo "Critical path: $(sed -n 's/.*Critical Path: \([0-9.]*s\).*/\1/p' "$work/cold.log" | tail -1)."
 } >"$out"
 cat "$out"
