@@ -57,11 +57,9 @@ class SessionRunContext {
 
   /// The caller's fetches, targets and feeds (options are not part of it).
   const SessionRunArgs& original_args() const {
-    if (original_args_ == nullptr) {
-      copied_args_ = SessionRunArgs{*fetches_, *targets_, *feeds_, {}};
-      original_args_ = &*copied_args_;
-    }
-    return *original_args_;
+    if (original_args_ != nullptr) return *original_args_;
+    if (!copied_args_) copied_args_ = SessionRunArgs{*fetches_, *targets_, *feeds_, {}};
+    return *copied_args_;
   }
   /// The raw session: running it bypasses the hooks (use it sparingly).
   SessionInterface& session() const { return session_; }
@@ -72,7 +70,7 @@ class SessionRunContext {
 
  private:
   // Either the caller's SessionRunArgs, or its three lists and, once asked for, their copy.
-  mutable const SessionRunArgs* original_args_ = nullptr;
+  const SessionRunArgs* original_args_ = nullptr;
   const std::vector<Output>* fetches_ = nullptr;
   const std::vector<Operation*>* targets_ = nullptr;
   const FeedDict* feeds_ = nullptr;
