@@ -48,20 +48,26 @@ std::vector<Tensor> HookedSession::Run(const std::vector<Output>& fetches, const
   // below, which cost more than the layer's target of 100 ns (see the performance appendix).
   if (hooks_.empty()) return inner()->Run(fetches, feeds, targets, options, run_metadata);
 
-  const SessionRunArgs original{fetches, targets, feeds, {}};
-  SessionRunContext context(original, *inner());
+  SessionRunContext context(fetches, targets, feeds, *inner());
   RunOptions merged_options = options;  // A copy: the caller's options stay as they were.
+  // The lists of the last run, emptied, their storage reused. (A Run nested in a hook's
+  // call finds none and makes its own.)
+  std::unique_ptr<RunLists> lists = std::move(spare_lists_);
+  if (lists == nullptr) lists = std::make_unique<RunLists>();
 
   // 1. Ask every hook, in order, what it wants added to this run. The caller's fetches come
   //    first in the combined list; each hook's follow, at an offset recorded for it.
-  std::vector<Output> all_fetches = fetches;
-  std::vector<Operation*> all_targets = targets;
+  std::vector<Output>& all_fetches = lists->fetches;
+  std::vector<Operation*>& all_targets = lists->targets;
+  all_fetches.assign(fetches.begin(), fetches.end());
+  all_targets.assign(targets.begin(), targets.end());
+  lists->offsets.clear();
+  lists->counts.clear();
   FeedDict hook_feeds;
-  std::vector<size_t> offsets, counts;
   for (const auto& hook : hooks_) {
     SessionRunArgs request = hook->BeforeRun(context);
-    offsets.push_back(all_fetches.size());
-    counts.push_back(request.fetches.size());
+    lists->offsets.push_back(all_fetches.size());
+    lists->counts.push_back(request.fetches.size());
     all_fetches.insert(all_fetches.end(), request.fetches.begin(), request.fetches.end());
     all_targets.insert(all_targets.end(), request.targets.begin(), request.targets.end());
     std::vector<Output> conflicts = Overlap(request.feeds, hook_feeds);
@@ -92,14 +98,19 @@ std::vector<Tensor> HookedSession::Run(const std::vector<Output>& fetches, const
   std::vector<Tensor> outputs =
       inner()->Run(all_fetches, *all_feeds, all_targets, merged_options, &metadata);
 
-  // 4. Each hook gets exactly its own results, in list order.
+  // 4. Each hook gets exactly its own results, in list order, in a vector lent to it for
+  //    its AfterRun and taken back, storage and all, for the next hook.
+  std::vector<Tensor>& results = lists->hook_results;
   for (size_t h = 0; h < hooks_.size(); ++h) {
-    auto begin = outputs.begin() + offsets[h];
-    SessionRunValues values{std::vector<Tensor>(begin, begin + counts[h]), merged_options,
-                            metadata};
+    auto begin = outputs.begin() + lists->offsets[h];
+    results.assign(begin, begin + lists->counts[h]);
+    SessionRunValues values{std::move(results), merged_options, metadata};
     hooks_[h]->AfterRun(context, values);
+    results = std::move(values.results);
   }
   should_stop_ = should_stop_ || context.stop_requested();
+  results.clear();  // Hold no tensor of this run past it.
+  spare_lists_ = std::move(lists);
 
   outputs.resize(fetches.size());
   return outputs;

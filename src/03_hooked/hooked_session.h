@@ -66,8 +66,19 @@ class HookedSession : public WrappedSession {
   bool CheckStop() override { return should_stop_; }
 
  private:
+  // The lists a run builds, kept for the next run so that their storage is reused: at
+  // steady state a step allocates none of them (see the performance appendix).
+  struct RunLists {
+    std::vector<Output> fetches;       // The caller's, then each hook's.
+    std::vector<Operation*> targets;   // Likewise.
+    std::vector<size_t> offsets;       // Where each hook's fetches begin in `fetches`...
+    std::vector<size_t> counts;        // ... and how many there are.
+    std::vector<Tensor> hook_results;  // Lent to each hook's SessionRunValues in turn.
+  };
+
   std::vector<std::shared_ptr<SessionRunHook>> hooks_;
-  bool should_stop_ = false;  // Sticky: set from a run's context, never cleared.
+  bool should_stop_ = false;               // Sticky: set from a run's context, never cleared.
+  std::unique_ptr<RunLists> spare_lists_;  // The last run's, or null (none yet, or in use).
 };
 
 }  // namespace mts

@@ -25,6 +25,7 @@
 #ifndef MTS_SRC_03_HOOKED_SESSION_RUN_HOOK_H_
 #define MTS_SRC_03_HOOKED_SESSION_RUN_HOOK_H_
 
+#include <optional>
 #include <vector>
 
 #include "src/01_session/session_interface.h"
@@ -35,10 +36,10 @@ class Coordinator;  // Stage 04; hooks only pass it along.
 
 /// What a hook asks to add to a run: fetches, targets, feeds and options.
 struct SessionRunArgs {
-  std::vector<Output> fetches;        ///< Tensors whose values the hook wants.
-  std::vector<Operation*> targets;    ///< Ops to run for their effect.
-  FeedDict feeds;                     ///< Tensors the hook feeds.
-  RunOptions options;                 ///< Options merged into the run's (max trace level).
+  std::vector<Output> fetches;      ///< Tensors whose values the hook wants.
+  std::vector<Operation*> targets;  ///< Ops to run for their effect.
+  FeedDict feeds;                   ///< Tensors the hook feeds.
+  RunOptions options;               ///< Options merged into the run's (max trace level).
 };
 
 /// The run a hook is being called around: the caller's request and the raw session.
@@ -46,10 +47,20 @@ class SessionRunContext {
  public:
   /// A context for a run of `original_args` (the caller's fetches and feeds) on `session`.
   SessionRunContext(const SessionRunArgs& original_args, SessionInterface& session)
-      : original_args_(original_args), session_(session) {}
+      : original_args_(&original_args), session_(session) {}
+  /// A context for a run of the caller's `fetches`, `targets` and `feeds` on `session`,
+  /// which must outlive it. They are copied into a SessionRunArgs only if a hook asks for
+  /// original_args(): most never do, and a step should not pay for the copy.
+  SessionRunContext(const std::vector<Output>& fetches, const std::vector<Operation*>& targets,
+                    const FeedDict& feeds, SessionInterface& session)
+      : fetches_(&fetches), targets_(&targets), feeds_(&feeds), session_(session) {}
 
   /// The caller's fetches, targets and feeds (options are not part of it).
-  const SessionRunArgs& original_args() const { return original_args_; }
+  const SessionRunArgs& original_args() const {
+    if (original_args_ != nullptr) return *original_args_;
+    if (!copied_args_) copied_args_ = SessionRunArgs{*fetches_, *targets_, *feeds_, {}};
+    return *copied_args_;
+  }
   /// The raw session: running it bypasses the hooks (use it sparingly).
   SessionInterface& session() const { return session_; }
   /// Asks the loop to stop after this run; it cannot be undone.
@@ -58,16 +69,21 @@ class SessionRunContext {
   bool stop_requested() const { return stop_requested_; }
 
  private:
-  const SessionRunArgs& original_args_;
+  // Either the caller's SessionRunArgs, or its three lists and, once asked for, their copy.
+  const SessionRunArgs* original_args_ = nullptr;
+  const std::vector<Output>* fetches_ = nullptr;
+  const std::vector<Operation*>* targets_ = nullptr;
+  const FeedDict* feeds_ = nullptr;
+  mutable std::optional<SessionRunArgs> copied_args_;
   SessionInterface& session_;
   bool stop_requested_ = false;
 };
 
 /// What a hook gets back after the run: the values of its own fetches.
 struct SessionRunValues {
-  std::vector<Tensor> results;     ///< One per fetch the hook asked for, in its order.
-  const RunOptions& options;       ///< The merged options the run used.
-  const RunMetadata& run_metadata; ///< Shared by every hook of the run.
+  std::vector<Tensor> results;      ///< One per fetch the hook asked for, in its order.
+  const RunOptions& options;        ///< The merged options the run used.
+  const RunMetadata& run_metadata;  ///< Shared by every hook of the run.
 };
 
 /// Extends a monitored training loop. Override the moments you need; the rest do nothing.

@@ -88,13 +88,11 @@ void SkipAbandoned(uint64_t& serving, std::set<uint64_t>& abandoned) {
 void FIFOQueueResource::FinishEnqueueTurnLocked() {
   ++serving_enqueue_ticket_;
   SkipAbandoned(serving_enqueue_ticket_, abandoned_enqueue_tickets_);
-  enqueue_cv_.notify_all();
 }
 
 void FIFOQueueResource::FinishDequeueTurnLocked() {
   ++serving_dequeue_ticket_;
   SkipAbandoned(serving_dequeue_ticket_, abandoned_dequeue_tickets_);
-  dequeue_cv_.notify_all();
 }
 
 void FIFOQueueResource::AbandonEnqueueTicketLocked(uint64_t ticket) {
@@ -120,33 +118,62 @@ void FIFOQueueResource::RestoreLocked(std::deque<Tuple>& rows) {
   }
 }
 
+// [mts:queue-wake]
+void FIFOQueueResource::WakeReadyLocked() {
+  // Every waiter's condition reads only state guarded by mu_, which we hold: one that is
+  // false now stays false until someone changes the state, and that caller will look again
+  // before it lets go of the lock. So no wake-up is lost, and a waiter is woken only when
+  // it can go on.
+  for (std::vector<Waiter*>* line : {&enqueue_waiters_, &dequeue_waiters_}) {
+    for (Waiter* waiter : *line) {
+      if ((*waiter->ready)()) waiter->cv.notify_one();
+    }
+  }
+}
+
+class FIFOQueueResource::WakeReadyOnExit {
+ public:
+  explicit WakeReadyOnExit(FIFOQueueResource& queue) : queue_(queue) {}
+  ~WakeReadyOnExit() { queue_.WakeReadyLocked(); }
+  WakeReadyOnExit(const WakeReadyOnExit&) = delete;
+  WakeReadyOnExit& operator=(const WakeReadyOnExit&) = delete;
+
+ private:
+  FIFOQueueResource& queue_;
+};
+
 template <typename Ready>
-bool FIFOQueueResource::WaitLocked(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
-                                   std::vector<const std::function<bool()>*>& waiters, Ready ready,
+bool FIFOQueueResource::WaitLocked(std::unique_lock<std::mutex>& lock,
+                                   std::vector<Waiter*>& waiters, Ready ready,
                                    const RunDeadline* deadline) {
   if (ready()) return true;
-  // Listed while waiting, so WaitForBlockedCallers can ask whether we could go on now:
-  // a waiter that was notified but has not woken yet is not blocked.
+  // Listed while waiting, so that a change that lets us go on wakes us, and so that
+  // WaitForBlockedCallers can ask whether we could go on now (a waiter that was notified
+  // but has not woken yet is not blocked).
   const std::function<bool()> check = ready;
-  waiters.push_back(&check);
+  Waiter self{&check, {}};
+  waiters.push_back(&self);
   while (!ready()) {
+    // What this call changed before waiting (elements added or taken) may free others.
+    WakeReadyLocked();
     blocked_cv_.notify_all();
     if (deadline == nullptr) {
-      cv.wait(lock);
+      self.cv.wait(lock);
       continue;
     }
     const int64_t left = deadline->micros - deadline->clock->NowMicros();
     if (left <= 0) break;
-    deadline->clock->WaitFor(lock, cv, left, [&] { return ready(); });
+    deadline->clock->WaitFor(lock, self.cv, left, [&] { return ready(); });
   }
-  waiters.erase(std::find(waiters.begin(), waiters.end(), &check));
+  waiters.erase(std::find(waiters.begin(), waiters.end(), &self));
   return ready();
 }
+// [mts:queue-wake-end]
 
 void FIFOQueueResource::WaitForBlockedCallers(int enqueuers, int dequeuers) {
-  auto blocked = [](const std::vector<const std::function<bool()>*>& waiters) {
+  auto blocked = [](const std::vector<Waiter*>& waiters) {
     return std::count_if(waiters.begin(), waiters.end(),
-                         [](const std::function<bool()>* ready) { return !(*ready)(); });
+                         [](const Waiter* waiter) { return !(*waiter->ready)(); });
   };
   std::unique_lock<std::mutex> lock(mu_);
   blocked_cv_.wait(lock, [&] {
@@ -167,9 +194,10 @@ void FIFOQueueResource::ThrowSessionClosed(const char* what, const std::string& 
 void FIFOQueueResource::Enqueue(Tuple tuple, const std::string& op_name,
                                 const RunDeadline* deadline) {
   std::unique_lock<std::mutex> lock(mu_);
+  WakeReadyOnExit wake(*this);  // Whoever our turn's end or our element lets go on.
   const uint64_t ticket = next_enqueue_ticket_++;
   const bool ready = WaitLocked(
-      lock, enqueue_cv_, enqueue_waiters_,
+      lock, enqueue_waiters_,
       [&] {
         return session_closed_ || ticket < cancelled_enqueue_tickets_ ||
                (ticket == serving_enqueue_ticket_ && (closed_ || HasRoomLocked()));
@@ -186,7 +214,6 @@ void FIFOQueueResource::Enqueue(Tuple tuple, const std::string& op_name,
   FinishEnqueueTurnLocked();
   if (closed_) throw CancelledError("FIFOQueue '" + name_ + "' is closed.", op_name);
   elements_.push_back(std::move(tuple));
-  dequeue_cv_.notify_all();
 }
 // [mts:enqueue-kernel-end]
 
@@ -200,11 +227,12 @@ void FIFOQueueResource::EnqueueMany(const Tuple& batch, const std::string& op_na
   }
 
   std::unique_lock<std::mutex> lock(mu_);
+  WakeReadyOnExit wake(*this);
   const uint64_t ticket = next_enqueue_ticket_++;
   // Holding the head of the line, add rows whenever there is room: no other enqueue can
   // slip in between them.
   while (true) {
-    WaitLocked(lock, enqueue_cv_, enqueue_waiters_, [&] {
+    WaitLocked(lock, enqueue_waiters_, [&] {
       return session_closed_ || ticket < cancelled_enqueue_tickets_ ||
              (ticket == serving_enqueue_ticket_ && (closed_ || HasRoomLocked()));
     });
@@ -220,7 +248,6 @@ void FIFOQueueResource::EnqueueMany(const Tuple& batch, const std::string& op_na
       elements_.push_back(std::move(rows.front()));
       rows.pop_front();
     }
-    dequeue_cv_.notify_all();
     if (rows.empty()) {
       FinishEnqueueTurnLocked();
       return;
@@ -232,10 +259,11 @@ void FIFOQueueResource::EnqueueMany(const Tuple& batch, const std::string& op_na
 FIFOQueueResource::Tuple FIFOQueueResource::Dequeue(const std::string& op_name,
                                                     const RunDeadline* deadline) {
   std::unique_lock<std::mutex> lock(mu_);
+  WakeReadyOnExit wake(*this);  // Whoever our turn's end or the room we make lets go on.
   const uint64_t ticket = next_dequeue_ticket_++;
   // Wait for our turn, then for an element, or for the close that means none will come.
   const bool ready = WaitLocked(
-      lock, dequeue_cv_, dequeue_waiters_,
+      lock, dequeue_waiters_,
       [&] {
         return session_closed_ ||
                (ticket == serving_dequeue_ticket_ && (!elements_.empty() || closed_));
@@ -255,7 +283,6 @@ FIFOQueueResource::Tuple FIFOQueueResource::Dequeue(const std::string& op_name,
   }
   Tuple tuple = std::move(elements_.front());
   elements_.pop_front();
-  enqueue_cv_.notify_all();  // Room for a blocked producer.
   return tuple;
 }
 // [mts:dequeue-kernel-end]
@@ -264,9 +291,10 @@ FIFOQueueResource::Tuple FIFOQueueResource::DequeueMany(int64_t n, const std::st
   std::deque<Tuple> taken;
   if (n > 0) {
     std::unique_lock<std::mutex> lock(mu_);
+    WakeReadyOnExit wake(*this);
     const uint64_t ticket = next_dequeue_ticket_++;
     while (true) {
-      WaitLocked(lock, dequeue_cv_, dequeue_waiters_, [&] {
+      WaitLocked(lock, dequeue_waiters_, [&] {
         return session_closed_ ||
                (ticket == serving_dequeue_ticket_ && (!elements_.empty() || closed_));
       });
@@ -290,7 +318,6 @@ FIFOQueueResource::Tuple FIFOQueueResource::DequeueMany(int64_t n, const std::st
         taken.push_back(std::move(elements_.front()));
         elements_.pop_front();
       }
-      enqueue_cv_.notify_all();  // Taking elements made room for producers.
       if (static_cast<int64_t>(taken.size()) == n) {
         FinishDequeueTurnLocked();
         break;
@@ -307,19 +334,18 @@ FIFOQueueResource::Tuple FIFOQueueResource::DequeueMany(int64_t n, const std::st
 
 void FIFOQueueResource::CloseQueue(bool cancel_pending_enqueues, const std::string& op_name) {
   std::unique_lock<std::mutex> lock(mu_);
+  WakeReadyOnExit wake(*this);
   if (cancel_pending_enqueues) {
     // Every enqueue waiting now (and a close waiting in the same line) fails; the line
     // restarts empty, and whatever arrives later finds the queue closed.
     closed_ = true;
     cancelled_enqueue_tickets_ = next_enqueue_ticket_;
     serving_enqueue_ticket_ = next_enqueue_ticket_;
-    enqueue_cv_.notify_all();
-    dequeue_cv_.notify_all();
     return;
   }
   // A plain close waits its turn behind the enqueues that came first.
   const uint64_t ticket = next_enqueue_ticket_++;
-  WaitLocked(lock, enqueue_cv_, enqueue_waiters_, [&] {
+  WaitLocked(lock, enqueue_waiters_, [&] {
     return session_closed_ || ticket < cancelled_enqueue_tickets_ ||
            ticket == serving_enqueue_ticket_;
   });
@@ -330,7 +356,6 @@ void FIFOQueueResource::CloseQueue(bool cancel_pending_enqueues, const std::stri
   FinishEnqueueTurnLocked();
   if (closed_) throw CancelledError("Queue '" + name_ + "' is already closed.", op_name);
   closed_ = true;
-  dequeue_cv_.notify_all();
 }
 
 int32_t FIFOQueueResource::Size() {
@@ -341,8 +366,7 @@ int32_t FIFOQueueResource::Size() {
 void FIFOQueueResource::Close() {
   std::lock_guard<std::mutex> lock(mu_);
   session_closed_ = true;
-  enqueue_cv_.notify_all();
-  dequeue_cv_.notify_all();
+  WakeReadyLocked();  // Every waiter: each one's condition starts with session_closed_.
 }
 
 }  // namespace mts

@@ -19,6 +19,13 @@
 // wait. A Close without cancellation takes its place in the enqueue line: enqueues that
 // arrived before it still complete; only those after it fail.
 //
+// Waking: only the head of a line can go on, so one condition variable per line, notified
+// to all, would wake every producer when a dequeue frees one slot, to find that only one
+// of them may take it. Each waiting caller has a condition variable of its own instead, and
+// before a method lets go of the mutex (to wait, or to return), it wakes exactly the waiters
+// whose condition now holds. A close or the session closing makes every waiter's condition
+// hold, so it still wakes them all.
+//
 // Thread safety: every method may be called from any thread.
 //
 // TensorFlow: QueueBase and FIFOQueue (tensorflow/core/kernels/queue_base.h,
@@ -123,6 +130,16 @@ class FIFOQueueResource : public ResourceBase {
   void WaitForBlockedCallers(int enqueuers, int dequeuers);
 
  private:
+  // A caller waiting in one of the lines: what it waits for, and its own condition
+  // variable, so that a change wakes exactly the callers it lets go on (see WakeReadyLocked).
+  struct Waiter {
+    const std::function<bool()>* ready;
+    std::condition_variable cv;
+  };
+  // Wakes, as a method lets go of `mu_`, the waiters its changes made ready (see
+  // WakeReadyLocked): the destructor runs while the lock is still held, on every way out.
+  class WakeReadyOnExit;
+
   bool HasRoomLocked() const;
   // Pushes `rows` back at the front of the queue, last row first (DequeueMany undoing).
   void RestoreLocked(std::deque<Tuple>& rows);
@@ -133,11 +150,13 @@ class FIFOQueueResource : public ResourceBase {
   // passed on now if it is the one served, or skipped when it comes.
   void AbandonEnqueueTicketLocked(uint64_t ticket);
   void AbandonDequeueTicketLocked(uint64_t ticket);
-  // Waits on `cv` until `ready()`, listed in `waiters` meanwhile (see WaitForBlockedCallers),
-  // or until `deadline` (null: none) passes. Returns `ready()`.
+  // Wakes every waiter, in both lines, whose condition now holds, and no other. Called
+  // before the lock is let go, by waiting or by returning, after any change of the state.
+  void WakeReadyLocked();
+  // Waits until `ready()`, listed in `waiters` meanwhile (see WaitForBlockedCallers and
+  // WakeReadyLocked), or until `deadline` (null: none) passes. Returns `ready()`.
   template <typename Ready>
-  bool WaitLocked(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
-                  std::vector<const std::function<bool()>*>& waiters, Ready ready,
+  bool WaitLocked(std::unique_lock<std::mutex>& lock, std::vector<Waiter*>& waiters, Ready ready,
                   const RunDeadline* deadline = nullptr);
   [[noreturn]] void ThrowSessionClosed(const char* what, const std::string& op_name) const;
 
@@ -147,19 +166,14 @@ class FIFOQueueResource : public ResourceBase {
   const std::vector<TensorShape> shapes_;
 
   std::mutex mu_;
-  // Wakes enqueuers (and waiting closes): room appeared, a turn passed, the queue or the
-  // session closed, a cancellation happened.
-  std::condition_variable enqueue_cv_;
-  // Wakes dequeuers: an element arrived, a turn passed, the queue or the session closed.
-  std::condition_variable dequeue_cv_;
   // Wakes WaitForBlockedCallers: a caller started waiting.
   std::condition_variable blocked_cv_;
   std::deque<Tuple> elements_;  // Guarded by mu_.
-  // The conditions the callers now waiting in each line wait for.
-  std::vector<const std::function<bool()>*> enqueue_waiters_;  // Guarded by mu_.
-  std::vector<const std::function<bool()>*> dequeue_waiters_;  // Guarded by mu_.
-  bool closed_ = false;                                        // Guarded by mu_.
-  bool session_closed_ = false;                                // Guarded by mu_.
+  // The callers now waiting in each line: enqueues and plain closes, and dequeues.
+  std::vector<Waiter*> enqueue_waiters_;  // Guarded by mu_.
+  std::vector<Waiter*> dequeue_waiters_;  // Guarded by mu_.
+  bool closed_ = false;                   // Guarded by mu_.
+  bool session_closed_ = false;           // Guarded by mu_.
   // The two lines: each caller takes the next ticket and waits until it is served.
   uint64_t next_enqueue_ticket_ = 0;     // Guarded by mu_.
   uint64_t serving_enqueue_ticket_ = 0;  // Guarded by mu_.

@@ -60,7 +60,7 @@ TEST_F(HookedSessionTest, CallsHooksInListOrder) {
   auto session = Make({Hook("h1"), Hook("h2")});
   session->Run(std::vector<Output>{a_});
   EXPECT_EQ(*calls_, (std::vector<std::string>{"h1.BeforeRun", "h2.BeforeRun", "h1.AfterRun",
-                                              "h2.AfterRun"}));
+                                               "h2.AfterRun"}));
 }
 
 // The caller's and the hooks' fetches go into one raw run; each gets its own values back.
@@ -79,6 +79,60 @@ TEST_F(HookedSessionTest, AfterRunSeesFetchesRequestedInBeforeRun) {
   EXPECT_EQ(h2->results[0].scalar<float>(), 2.0f);
   EXPECT_EQ(h2->results[1].scalar<float>(), 3.0f);
   EXPECT_EQ(raw_->runs(), 1);
+}
+
+// Runs reuse the lists of the one before: a hook whose request shrinks, grows or fails
+// between runs still gets exactly its own values, and so does the caller.
+TEST_F(HookedSessionTest, EachRunMergesItsOwnRequests) {
+  auto h1 = Hook("h1");
+  auto h2 = Hook("h2");
+  h1->request.fetches = {a_, b_};
+  h2->request.fetches = {b_};
+  auto session = Make({h1, h2});
+  session->Run(std::vector<Output>{a_, b_});
+  h1->request.fetches = {};
+  h2->request.fetches = {a_, a_, b_};
+  std::vector<Tensor> out = session->Run(std::vector<Output>{b_});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].scalar<float>(), 3.0f);
+  EXPECT_TRUE(h1->results.empty());
+  ASSERT_EQ(h2->results.size(), 3u);
+  EXPECT_EQ(h2->results[0].scalar<float>(), 2.0f);
+  EXPECT_EQ(h2->results[2].scalar<float>(), 3.0f);
+  h1->fail_in_after_run = ErrorCode::kInternal;
+  EXPECT_THROW(session->Run(std::vector<Output>{a_}), InternalError);
+  h1->fail_in_after_run.reset();
+  h1->request.fetches = {b_};
+  out = session->Run(std::vector<Output>{a_});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].scalar<float>(), 2.0f);
+  ASSERT_EQ(h1->results.size(), 1u);
+  EXPECT_EQ(h1->results[0].scalar<float>(), 3.0f);
+  EXPECT_EQ(raw_->runs(), 4);
+}
+
+// The context shows a hook the caller's fetches, targets and feeds, not the hooks' additions.
+TEST_F(HookedSessionTest, ContextShowsTheCallersRequest) {
+  class OriginalArgsHook : public SessionRunHook {
+   public:
+    SessionRunArgs BeforeRun(SessionRunContext& context) override {
+      seen = context.original_args();
+      SessionRunArgs args;
+      args.fetches = {extra};
+      return args;
+    }
+    Output extra;
+    SessionRunArgs seen;
+  };
+  auto h = std::make_shared<OriginalArgsHook>();
+  h->extra = b_;
+  auto session = Make({h});
+  session->Run({a_}, {{x_, Tensor::Scalar(1.0f)}}, {increment_});
+  EXPECT_EQ(h->seen.fetches, std::vector<Output>{a_});
+  EXPECT_EQ(h->seen.targets, std::vector<Operation*>{increment_});
+  ASSERT_EQ(h->seen.feeds.size(), 1u);
+  EXPECT_EQ(h->seen.feeds.begin()->first, x_);
+  EXPECT_EQ(h->seen.feeds.begin()->second.scalar<float>(), 1.0f);
 }
 
 // A hook's targets run in the same raw run, once.

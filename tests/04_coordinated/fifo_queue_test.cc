@@ -282,6 +282,30 @@ TEST_F(FIFOQueueTest, PlainCloseLetsEarlierEnqueuesFinish) {
   EXPECT_THROW(session.Run(got), OutOfRangeError);
 }
 
+// An enqueue waiting in line behind a plain close, on a full queue, is woken by the close
+// itself (the queue stays full, so only the close can let it go on) and fails.
+TEST_F(FIFOQueueTest, EnqueueBehindAPlainCloseFailsWhenTheCloseRuns) {
+  Queue q = FIFOQueue(1, {DataType::kInt32}, {TensorShape{}}, "q");
+  Output got = q.Dequeue()[0];
+  Session session;
+  session.Run(q.Enqueue({Constant(1)}));
+  Operation* put2 = q.Enqueue({Constant(2)});
+  Operation* put3 = q.Enqueue({Constant(3)});
+  Operation* close = q.Close();
+  auto first = std::async(std::launch::async, [&] { session.Run(put2); });
+  StateOf(session, q).WaitForBlockedCallers(1, 0);
+  auto closer = std::async(std::launch::async, [&] { session.Run(close); });
+  StateOf(session, q).WaitForBlockedCallers(2, 0);
+  auto last = std::async(std::launch::async, [&] { session.Run(put3); });
+  StateOf(session, q).WaitForBlockedCallers(3, 0);
+  EXPECT_EQ(IntOf(session.Run(got)), 1);  // Room for one: put2 takes it, the queue is full.
+  first.get();
+  closer.get();
+  EXPECT_THAT([&] { last.get(); }, Throws<CancelledError>(HasMessage("FIFOQueue 'q' is closed.")));
+  EXPECT_EQ(IntOf(session.Run(got)), 2);
+  EXPECT_THROW(session.Run(got), OutOfRangeError);
+}
+
 // Closing the session wakes a waiting enqueue and a waiting dequeue with CancelledError
 // naming the queue.
 TEST_F(FIFOQueueTest, SessionCloseWakesBlockedOps) {

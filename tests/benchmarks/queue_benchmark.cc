@@ -33,48 +33,66 @@ const MlpShape kMlp784{{784, 256, 10}, /*relu=*/true};
 constexpr int64_t kBatch = 64;
 
 // [mts:bench-queue-fed]
+// The queue-fed model: `runners` threads enqueue the batch, the step dequeues it. Built the
+// same way for both sides, so the ops get the same ids, the random initializers the same
+// seeds (an op's seed derives from its id) and the two models the same weights.
+struct QueueFedModel {
+  Operation* train_op = nullptr;
+  FeedDict feeds;  // What the dequeue would give, for the side fed directly.
+};
+QueueFedModel BuildQueueFedModel(const MlpBatch& batch, int runners, bool start_runners) {
+  GetDefaultGraph().set_seed(1);
+  Queue q = FIFOQueue(/*capacity=*/8, {DataType::kFloat, DataType::kInt64},
+                      {TensorShape{kBatch, 784}, TensorShape{kBatch}}, "input");
+  Output x = Constant(batch.x), labels = Constant(batch.labels);
+  std::vector<Operation*> enqueue_ops;  // One runner thread each.
+  for (int i = 0; i < runners; ++i) enqueue_ops.push_back(q.Enqueue({x, labels}));
+  auto runner = std::make_shared<QueueRunner>(q, enqueue_ops);
+  if (start_runners) AddQueueRunner(runner);
+  std::vector<Output> dequeued = q.Dequeue();
+  QueueFedModel model;
+  model.train_op = MlpGraph(kMlp784, dequeued[0], dequeued[1]).train_op;
+  model.feeds = {{dequeued[0], batch.x}, {dequeued[1], batch.labels}};
+  return model;
+}
+
 void BM_QueueFedStep(benchmark::State& state) {
   const MlpBatch batch = MakeMlpBatch(kMlp784, kBatch, /*seed=*/7);
   const std::string dir = MakeTempDir("queue");
+  const int runners = static_cast<int>(state.range(0));
 
-  // Queue-fed: two runner threads enqueue the batch, the step dequeues it.
+  // Queue-fed: the runner threads fill the queue, the step dequeues.
   Graph queued_graph;
   std::unique_ptr<SessionInterface> queued;
   Operation* queued_train = nullptr;
   {
     DefaultGraphScope as_default(queued_graph);
-    queued_graph.set_seed(1);
-    Queue q = FIFOQueue(/*capacity=*/8, {DataType::kFloat, DataType::kInt64},
-                        {TensorShape{kBatch, 784}, TensorShape{kBatch}}, "input");
-    Output x = Constant(batch.x), labels = Constant(batch.labels);
-    std::vector<Operation*> enqueue_ops;  // One runner thread each.
-    for (int i = 0; i < state.range(0); ++i) enqueue_ops.push_back(q.Enqueue({x, labels}));
-    AddQueueRunner(std::make_shared<QueueRunner>(q, enqueue_ops));
-    std::vector<Output> dequeued = q.Dequeue();
-    queued_train = MlpGraph(kMlp784, dequeued[0], dequeued[1]).train_op;
+    queued_train = BuildQueueFedModel(batch, runners, /*start_runners=*/true).train_op;
     queued = MakeTrainingStack(JoinPath(dir, "queued"));
   }
 
-  // Fed directly.
+  // Fed directly: the same graph with no runners, the dequeue's outputs fed (so it never
+  // runs). Both sides then do the same arithmetic on the same numbers, step for step. A
+  // model built differently would start from other weights and follow another path as it
+  // overfits the one batch; the two would meet subnormal floats (tens of times slower to
+  // multiply) at different steps, and the ratio would measure that, not the queue.
   Graph fed_graph;
   std::unique_ptr<SessionInterface> fed;
-  FeedDict feeds;
-  Operation* fed_train = nullptr;
+  QueueFedModel fed_model;
   {
     DefaultGraphScope as_default(fed_graph);
-    fed_graph.set_seed(1);
-    MlpGraph model(kMlp784);
-    fed_train = model.train_op;
-    feeds = {{model.x, batch.x}, {model.labels, batch.labels}};
+    fed_model = BuildQueueFedModel(batch, runners, /*start_runners=*/false);
     fed = MakeTrainingStack(JoinPath(dir, "fed"));
   }
+  Operation* fed_train = fed_model.train_op;
+  const FeedDict& feeds = fed_model.feeds;
 
   const std::vector<Output> no_fetches;
   const FeedDict no_feeds;
   Comparison c = CompareInterleaved(
       state, [&] { queued->Run(no_fetches, no_feeds, {queued_train}); },
       [&] { fed->Run(no_fetches, feeds, {fed_train}); }, /*batch=*/8);
-  SetResult(state, c.a_ns / c.b_ns, state.range(0) == 2 ? 1.05 : 0, Unit::kRatio);
+  SetResult(state, c.a_ns / c.b_ns, runners == 2 ? 1.05 : 0, Unit::kRatio);
   queued->Close();
   fed->Close();
   RemoveTempDir(dir);
