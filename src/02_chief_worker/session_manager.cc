@@ -100,7 +100,10 @@ std::pair<std::unique_ptr<Session>, bool> SessionManager::RestoreCheckpoint(
   if (!checkpoint_filename_with_path.empty()) {
     const std::optional<LiveModel> live = LiveModelOn(master, *session);
     saver->Restore(*session, checkpoint_filename_with_path);
-    if (live) WarnOfRollback(*live, master, checkpoint_filename_with_path, *session);
+    if (live) {
+      WarnOfRollback(*live, master, checkpoint_filename_with_path, checkpoint_filename_with_path,
+                     *session);
+    }
     return {std::move(session), true};
   }
 
@@ -119,7 +122,7 @@ std::pair<std::unique_ptr<Session>, bool> SessionManager::RestoreCheckpoint(
   }
   const std::optional<LiveModel> live = LiveModelOn(master, *session);
   std::vector<std::string> kept = RestoreNewestSound(*saver, *session, *state);
-  if (live) WarnOfRollback(*live, master, checkpoint_dir, *session);
+  if (live) WarnOfRollback(*live, master, checkpoint_dir, kept.back(), *session);
   // Let the saver go on deleting old checkpoints where the previous run left off. Files
   // found without a state file to vouch for them are never its to delete: only the one
   // restored is tracked.
@@ -127,6 +130,23 @@ std::pair<std::unique_ptr<Session>, bool> SessionManager::RestoreCheckpoint(
   saver->RecoverLastCheckpoints(kept);
   return {std::move(session), true};
 }
+
+namespace {
+// The global step stored in the checkpoint at `path` under `name`; nullopt if the file (just
+// restored, so whole a moment ago) cannot be read again or stores no such integer scalar.
+std::optional<int64_t> StepInCheckpoint(const std::string& path, const std::string& name) {
+  try {
+    const CheckpointReader reader(*DefaultFileSystem(), path);
+    if (!reader.Has(name)) return std::nullopt;
+    const Tensor value = reader.Read(name);
+    if (value.num_elements() != 1) return std::nullopt;
+    if (value.dtype() == DataType::kInt64) return value.scalar<int64_t>();
+    if (value.dtype() == DataType::kInt32) return value.scalar<int32_t>();
+  } catch (const OpError&) {
+  }
+  return std::nullopt;
+}
+}  // namespace
 
 // [mts:live-model-rollback]
 std::optional<SessionManager::LiveModel> SessionManager::LiveModelOn(const std::string& master,
@@ -147,12 +167,16 @@ std::optional<SessionManager::LiveModel> SessionManager::LiveModelOn(const std::
 }
 
 void SessionManager::WarnOfRollback(const LiveModel& live, const std::string& master,
-                                    const std::string& source, Session& session) const {
+                                    const std::string& source, const std::string& restored_path,
+                                    Session& session) const {
   // Beyond TensorFlow, which restores the same way without a word: the workers' steps since
   // the checkpoint are gone from the live model, and they will see the global step go back.
   std::optional<int64_t> restored;
   if (const std::optional<Variable> step = GetGlobalStep(graph_)) {
-    restored = GlobalStepValue(session, *step);
+    // The step the checkpoint holds, not the one the session holds now: the workers train on
+    // during the restore, so a step read back from the ps may already be a few past it.
+    restored = StepInCheckpoint(restored_path, step->name());
+    if (!restored) restored = GlobalStepValue(session, *step);
   }
   std::ostringstream line;
   line << "The model on " << master << " was live";

@@ -193,10 +193,11 @@ class SessionManager {
   // The live model on `master` as `session` sees it, or nullopt when there is none: the
   // master is in process (""), no ready op says, or some global variable is unset.
   std::optional<LiveModel> LiveModelOn(const std::string& master, Session& session) const;
-  // Logs a warning that restoring from `source` rolled `live` back, naming both steps and
-  // the steps lost; says nothing when the live model was not ahead of the checkpoint.
+  // Logs a warning that restoring `restored_path` (from `source`) rolled `live` back, naming
+  // both steps and the steps lost; says nothing when the live model was not ahead of the
+  // checkpoint.
   void WarnOfRollback(const LiveModel& live, const std::string& master, const std::string& source,
-                      Session& session) const;
+                      const std::string& restored_path, Session& session) const;
   // A new session on `master`, restored as `options` say if it can; true if restored.
   std::pair<std::unique_ptr<Session>, bool> RestoreCheckpoint(
       const std::string& master, const RecoverSessionOptions& options) const;

@@ -7,6 +7,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "src/03_hooked/summary_writer_cache.h"
 #include "src/platform/errors.h"
 #include "src/platform/file_system.h"
 #include "tests/03_hooked/hook_test_harness.h"
@@ -43,6 +44,10 @@ class ProfilerHookTest : public ::testing::Test {
     const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
     dir_ = JoinPath(::testing::TempDir(), std::string("profiler_") + info->name());
   }
+  // The hooks' writers live in the process-wide cache and keep &clock_, which dies with the
+  // fixture: close them first, or a writer's thread reads a clock that is gone (TSan saw it
+  // read the next test's fixture, built at the same address).
+  ~ProfilerHookTest() override { SummaryWriterCache::Clear(); }
 
   // The steps whose timeline file exists in dir_, among 0..max_step.
   std::vector<int64_t> TimelineSteps(int64_t max_step) {
