@@ -78,6 +78,9 @@ def mts_exercise(
         native.cc_binary(
             name = name + "_test_on_starter",
             testonly = True,
+            # Linked against the stage libraries' shared objects, as cc_test is: a static
+            # link of the whole stack per exercise would cost CI a minute for nothing.
+            linkstatic = False,
             srcs = [name + "_test.cc"],
             deps = [":" + name + "_starter", "@gtest//:gtest_main"] + test_deps,
             data = data,
