@@ -18,9 +18,18 @@ def main():
     if len(sys.argv) not in (2, 3):
         print(__doc__)
         return 2
+    if len(sys.argv) == 3 and not (sys.argv[2].isdigit() and int(sys.argv[2]) > 0):
+        print("slowest_actions: N must be a positive whole number, not %r" % sys.argv[2])
+        return 2
     opener = gzip.open if sys.argv[1].endswith(".gz") else open
-    with opener(sys.argv[1], "rt") as f:
-        events = json.load(f)
+    try:
+        with opener(sys.argv[1], "rt") as f:
+            events = json.load(f)
+    except (OSError, EOFError, ValueError) as e:
+        print("slowest_actions: cannot read %s as a Bazel JSON profile (%s); give the file "
+              "`bazel build --profile=FILE` wrote, or the output base's command.profile.gz"
+              % (sys.argv[1], e))
+        return 2
     events = events.get("traceEvents", events) if isinstance(events, dict) else events
     actions = [e for e in events
                if e.get("ph") == "X" and e.get("cat") == "action processing"]
