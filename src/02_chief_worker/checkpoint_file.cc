@@ -7,8 +7,8 @@
 #include <string_view>
 #include <type_traits>
 
-#include "src/platform/errors.h"
 #include "src/platform/crc32c.h"
+#include "src/platform/errors.h"
 
 namespace mts {
 namespace {
@@ -18,8 +18,8 @@ namespace {
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
               "checkpoint_file.cc assumes a little-endian host");
 
-constexpr size_t kHeaderSize = 32;      // Magic, version, count, index size, file size.
-constexpr size_t kHeaderCrcSize = 4;    // After the index.
+constexpr size_t kHeaderSize = 32;    // Magic, version, count, index size, file size.
+constexpr size_t kHeaderCrcSize = 4;  // After the index.
 constexpr int kMaxRank = 32;
 // The smallest index entry: a one-byte name, dtype, rank 0, offset, length, crc.
 constexpr uint64_t kMinEntrySize = 4 + 1 + 1 + 1 + 8 + 8 + 4;
@@ -33,37 +33,62 @@ constexpr char kDamagedAdvice[] =
 
 uint8_t DiskDtype(DataType dtype) {
   switch (dtype) {
-    case DataType::kFloat: return 1;
-    case DataType::kDouble: return 2;
-    case DataType::kInt32: return 3;
-    case DataType::kString: return 7;
-    case DataType::kInt64: return 9;
-    case DataType::kBool: return 10;
+    case DataType::kFloat:
+      return 1;
+    case DataType::kDouble:
+      return 2;
+    case DataType::kInt32:
+      return 3;
+    case DataType::kString:
+      return 7;
+    case DataType::kInt64:
+      return 9;
+    case DataType::kBool:
+      return 10;
   }
   return 0;  // Unreachable: every enumerator is handled above.
 }
 
 bool DtypeFromDisk(uint8_t code, DataType* dtype) {
   switch (code) {
-    case 1: *dtype = DataType::kFloat; return true;
-    case 2: *dtype = DataType::kDouble; return true;
-    case 3: *dtype = DataType::kInt32; return true;
-    case 7: *dtype = DataType::kString; return true;
-    case 9: *dtype = DataType::kInt64; return true;
-    case 10: *dtype = DataType::kBool; return true;
-    default: return false;
+    case 1:
+      *dtype = DataType::kFloat;
+      return true;
+    case 2:
+      *dtype = DataType::kDouble;
+      return true;
+    case 3:
+      *dtype = DataType::kInt32;
+      return true;
+    case 7:
+      *dtype = DataType::kString;
+      return true;
+    case 9:
+      *dtype = DataType::kInt64;
+      return true;
+    case 10:
+      *dtype = DataType::kBool;
+      return true;
+    default:
+      return false;
   }
 }
 
 // Bytes per element of the fixed-size dtypes (bool is one byte on disk).
 uint64_t DiskElementSize(DataType dtype) {
   switch (dtype) {
-    case DataType::kFloat: return 4;
-    case DataType::kDouble: return 8;
-    case DataType::kInt32: return 4;
-    case DataType::kInt64: return 8;
-    case DataType::kBool: return 1;
-    case DataType::kString: return 0;  // Variable: a u64 length per element, then bytes.
+    case DataType::kFloat:
+      return 4;
+    case DataType::kDouble:
+      return 8;
+    case DataType::kInt32:
+      return 4;
+    case DataType::kInt64:
+      return 8;
+    case DataType::kBool:
+      return 1;
+    case DataType::kString:
+      return 0;  // Variable: a u64 length per element, then bytes.
   }
   return 0;
 }
@@ -139,7 +164,20 @@ bool ElementCount(const std::vector<int64_t>& dims, uint64_t limit, uint64_t* co
 
 // ---- Writing -------------------------------------------------------------------------------
 
-std::string SerializeCheckpoint(const std::vector<NamedTensor>& tensors) {
+namespace {
+
+// A checkpoint ready to write: its header and index, then every tensor's data bytes, which
+// for numbers are views of the tensors' own buffers (see EncodeData). Nothing is copied
+// into one string: the file system writes the pieces from where they lie.
+struct CheckpointPieces {
+  std::string head;                    // Header, index and their crc.
+  std::vector<std::string> scratch;    // The encodings of bool and string tensors.
+  std::vector<std::string_view> data;  // Each tensor's data bytes, in index order.
+};
+
+// Fills `out` for `tensors`, which must outlive it. Each tensor's checksum is computed
+// here, over its bytes where they lie, since the index that records it comes first.
+void EncodeCheckpoint(const std::vector<NamedTensor>& tensors, CheckpointPieces* out) {
   std::vector<const NamedTensor*> sorted;
   sorted.reserve(tensors.size());
   for (const NamedTensor& t : tensors) sorted.push_back(&t);
@@ -148,9 +186,8 @@ std::string SerializeCheckpoint(const std::vector<NamedTensor>& tensors) {
 
   std::string index;
   uint64_t data_size = 0;
-  // Each tensor's bytes, copied once, straight into the file at the end.
-  std::vector<std::string> scratch(sorted.size());
-  std::vector<std::string_view> data(sorted.size());
+  out->scratch.resize(sorted.size());
+  out->data.resize(sorted.size());
   for (size_t i = 0; i < sorted.size(); ++i) {
     const std::string& name = sorted[i]->first;
     const Tensor& tensor = sorted[i]->second;
@@ -166,7 +203,7 @@ std::string SerializeCheckpoint(const std::vector<NamedTensor>& tensors) {
                                  std::to_string(tensor.shape().rank()) + ", more than " +
                                  std::to_string(kMaxRank));
     }
-    const std::string_view bytes = EncodeData(tensor, scratch[i]);
+    const std::string_view bytes = EncodeData(tensor, out->scratch[i]);
     Put<uint32_t>(&index, static_cast<uint32_t>(name.size()));
     index += name;
     Put<uint8_t>(&index, DiskDtype(tensor.dtype()));
@@ -175,28 +212,43 @@ std::string SerializeCheckpoint(const std::vector<NamedTensor>& tensors) {
     Put<uint64_t>(&index, data_size);
     Put<uint64_t>(&index, bytes.size());
     Put<uint32_t>(&index, StoredCrc(bytes.data(), bytes.size()));
-    data[i] = bytes;
+    out->data[i] = bytes;
     data_size += bytes.size();
   }
 
-  std::string file;
-  file.reserve(kHeaderSize + index.size() + kHeaderCrcSize + data_size);
-  file.append(kCheckpointMagic, sizeof(kCheckpointMagic));
-  Put<uint32_t>(&file, kCheckpointFormatVersion);
-  Put<uint32_t>(&file, static_cast<uint32_t>(sorted.size()));
-  Put<uint64_t>(&file, index.size());
-  Put<uint64_t>(&file, kHeaderSize + index.size() + kHeaderCrcSize + data_size);
-  file += index;
-  Put<uint32_t>(&file, StoredCrc(file.data(), file.size()));
-  for (std::string_view bytes : data) file += bytes;
+  std::string& head = out->head;
+  head.reserve(kHeaderSize + index.size() + kHeaderCrcSize);
+  head.append(kCheckpointMagic, sizeof(kCheckpointMagic));
+  Put<uint32_t>(&head, kCheckpointFormatVersion);
+  Put<uint32_t>(&head, static_cast<uint32_t>(sorted.size()));
+  Put<uint64_t>(&head, index.size());
+  Put<uint64_t>(&head, kHeaderSize + index.size() + kHeaderCrcSize + data_size);
+  head += index;
+  Put<uint32_t>(&head, StoredCrc(head.data(), head.size()));
+}
+
+}  // namespace
+
+std::string SerializeCheckpoint(const std::vector<NamedTensor>& tensors) {
+  CheckpointPieces pieces;
+  EncodeCheckpoint(tensors, &pieces);
+  std::string file = pieces.head;
+  for (std::string_view bytes : pieces.data) file += bytes;
   return file;
 }
 
+// [mts:write-checkpoint]
 void WriteCheckpoint(FileSystem& fs, const std::string& path,
                      const std::vector<NamedTensor>& tensors) {
-  // Temporary name, fsync, rename, fsync of the directory: see FileSystem.
-  fs.WriteFileAtomically(path, SerializeCheckpoint(tensors));
+  CheckpointPieces pieces;
+  EncodeCheckpoint(tensors, &pieces);
+  std::vector<std::string_view> file = {pieces.head};
+  file.insert(file.end(), pieces.data.begin(), pieces.data.end());
+  // Temporary name, fsync, rename, fsync of the directory: see FileSystem. Each tensor's
+  // bytes go from its own buffer to the kernel (writev): no staging copy of the file.
+  fs.WritePiecesAtomically(path, file);
 }
+// [mts:write-checkpoint-end]
 
 // ---- Reading -------------------------------------------------------------------------------
 
@@ -236,44 +288,54 @@ void CheckpointReader::Corrupt(const std::string& what) const {
                       kDamagedAdvice);
 }
 
-std::string CheckpointReader::ReadChecked(FileSystem& fs) const {
+std::string CheckpointReader::OpenAndReadHead(FileSystem& fs, uint64_t* size) {
   // The header first: only a file that starts like a checkpoint, and is as long as its
-  // header says, is read whole. A huge file of zeros (a sparse file, a disk image named like
-  // a checkpoint) is refused after 32 bytes instead of filling memory; ReadFile* refuse a
-  // FIFO or a device before reading anything.
-  std::string header;
+  // header says, has its index read. A huge file of zeros (a sparse file, a disk image named
+  // like a checkpoint) is refused after 32 bytes instead of filling memory; opening refuses
+  // a FIFO or a device before reading anything.
   try {
-    header = fs.ReadFilePrefix(path_, kHeaderSize);
+    file_ = fs.NewRandomAccessFile(path_);
   } catch (const FailedPreconditionError& e) {
     Corrupt(e.what());  // Not a regular file: as unusable as a damaged one.
   }
+  std::string header(kHeaderSize, '\0');
+  header.resize(file_->Read(0, kHeaderSize, &header[0]));
   if (header.size() < sizeof(kCheckpointMagic) ||
       std::memcmp(header.data(), kCheckpointMagic, sizeof(kCheckpointMagic)) != 0) {
     Corrupt("it does not start with the mts checkpoint magic \"MTSCKPT\\0\"");
   }
+  *size = fs.FileSize(path_);
   if (header.size() == kHeaderSize) {
     const uint64_t recorded = Get<uint64_t>(header.data() + 24);
-    const uint64_t actual = fs.FileSize(path_);
-    if (recorded != actual) {
+    if (recorded != *size) {
       Corrupt("the header records " + std::to_string(recorded) + " bytes but the file has " +
-              std::to_string(actual));
+              std::to_string(*size));
     }
   }
-  return fs.ReadFile(path_);
+  if (*size < kHeaderSize + kHeaderCrcSize) {
+    Corrupt("only " + std::to_string(*size) + " bytes, too short for a header");
+  }
+  // The header, the index and their checksum; the index size is bounded by the file's.
+  const uint64_t index_size = Get<uint64_t>(header.data() + 16);
+  if (index_size > *size - kHeaderSize - kHeaderCrcSize) {
+    Corrupt("the index size " + std::to_string(index_size) + " exceeds the file");
+  }
+  std::string head(kHeaderSize + index_size + kHeaderCrcSize, '\0');
+  if (file_->Read(0, head.size(), &head[0]) != head.size()) {
+    Corrupt("the file ends inside its index (it shrank while being opened)");
+  }
+  return head;
 }
 
-CheckpointReader::CheckpointReader(FileSystem& fs, const std::string& path)
-    : path_(path), contents_(ReadChecked(fs)) {
-  const char* file = contents_.data();
-  const uint64_t size = contents_.size();
+CheckpointReader::CheckpointReader(FileSystem& fs, const std::string& path) : path_(path) {
+  uint64_t size = 0;
+  const std::string head = OpenAndReadHead(fs, &size);
+  const char* file = head.data();
 
-  // The header. Every field is checked against the bytes really present before it is used.
-  if (size < sizeof(kCheckpointMagic) ||
-      std::memcmp(file, kCheckpointMagic, sizeof(kCheckpointMagic)) != 0) {
+  // The header. Every field is checked against the bytes really present before it is used
+  // (`head` holds the header, the index and their checksum; `size` is the whole file's).
+  if (std::memcmp(file, kCheckpointMagic, sizeof(kCheckpointMagic)) != 0) {
     Corrupt("it does not start with the mts checkpoint magic \"MTSCKPT\\0\"");
-  }
-  if (size < kHeaderSize + kHeaderCrcSize) {
-    Corrupt("only " + std::to_string(size) + " bytes, too short for a header");
   }
   const uint32_t version = Get<uint32_t>(file + 8);
   const uint32_t count = Get<uint32_t>(file + 12);
@@ -283,8 +345,8 @@ CheckpointReader::CheckpointReader(FileSystem& fs, const std::string& path)
     Corrupt("the header records " + std::to_string(file_size) + " bytes but the file has " +
             std::to_string(size));
   }
-  if (index_size > size - kHeaderSize - kHeaderCrcSize) {
-    Corrupt("the index size " + std::to_string(index_size) + " exceeds the file");
+  if (index_size != head.size() - kHeaderSize - kHeaderCrcSize) {
+    Corrupt("the index size changed while the file was read");
   }
   const uint64_t index_end = kHeaderSize + index_size;
   if (Get<uint32_t>(file + index_end) != StoredCrc(file, index_end)) {
@@ -343,8 +405,8 @@ CheckpointReader::CheckpointReader(FileSystem& fs, const std::string& path)
     const uint32_t crc = Get<uint32_t>(file + pos + 16);
     pos += 20;
     if (offset != next_offset || length > data_size - offset) {
-      Corrupt("tensor '" + name + "' has data at offset " + std::to_string(offset) +
-              ", length " + std::to_string(length) + ", outside the data section of " +
+      Corrupt("tensor '" + name + "' has data at offset " + std::to_string(offset) + ", length " +
+              std::to_string(length) + ", outside the data section of " +
               std::to_string(data_size) + " bytes");
     }
     next_offset = offset + length;
@@ -373,9 +435,7 @@ size_t CheckpointReader::IndexOf(const std::string& name) const {
   return static_cast<size_t>(it - infos_.begin());
 }
 
-bool CheckpointReader::Has(const std::string& name) const {
-  return IndexOf(name) < infos_.size();
-}
+bool CheckpointReader::Has(const std::string& name) const { return IndexOf(name) < infos_.size(); }
 
 const CheckpointTensorInfo& CheckpointReader::Info(const std::string& name) const {
   const size_t i = IndexOf(name);
@@ -385,18 +445,54 @@ const CheckpointTensorInfo& CheckpointReader::Info(const std::string& name) cons
   return infos_[i];
 }
 
+void CheckpointReader::ReadVerified(const std::string& name, const Extent& extent,
+                                    char* dst) const {
+  // [mts:read-verified]
+  // In pieces small enough to stay in the core's cache between the copy the kernel makes
+  // and the checksum that reads them back: the checksum then costs no trip to memory.
+  constexpr uint64_t kPiece = 256 * 1024;
+  uint32_t crc = 0;
+  for (uint64_t done = 0; done < extent.length;) {
+    const uint64_t want = std::min(kPiece, extent.length - done);
+    if (file_->Read(extent.offset + done, want, dst + done) != want) {
+      CorruptData(name, "ends early: the file was cut short after it was opened");
+    }
+    crc = Crc32cExtend(crc, dst + done, want);
+    done += want;
+  }
+  if (MaskCrc(crc) != extent.masked_crc) CorruptData(name, "fails its checksum");
+  // [mts:read-verified-end]
+}
+
+void CheckpointReader::CorruptData(const std::string& name, const std::string& what) const {
+  throw DataLossError("Checkpoint file " + path_ + " is corrupt: the data of tensor '" + name +
+                      "' " + what + ". " + kDamagedAdvice);
+}
+
 Tensor CheckpointReader::Read(const std::string& name) const {
   const CheckpointTensorInfo& info = Info(name);
   const Extent& extent = extents_[IndexOf(name)];
-  const char* data = contents_.data() + extent.offset;
-  auto corrupt = [&](const std::string& what) {
-    throw DataLossError("Checkpoint file " + path_ + " is corrupt: the data of tensor '" + name +
-                        "' " + what + ". " + kDamagedAdvice);
-  };
-  if (StoredCrc(data, extent.length) != extent.masked_crc) corrupt("fails its checksum");
-
+  auto corrupt = [&](const std::string& what) { CorruptData(name, what); };
+  // Numbers lie in the file as in memory: their bytes are read straight into the new
+  // tensor's buffer, verified there, and never copied again. Bools and strings are read
+  // into `encoded` and decoded from it.
+  std::string encoded;
+  const bool numeric = info.dtype != DataType::kString && info.dtype != DataType::kBool;
   Tensor tensor(info.dtype, info.shape);
   const uint64_t n = static_cast<uint64_t>(tensor.num_elements());
+  if (numeric) {
+    // The constructor checked that length == elements * element size.
+    DispatchDataType(info.dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+        ReadVerified(name, extent, reinterpret_cast<char*>(tensor.data<T>()));
+      }
+    });
+    return tensor;
+  }
+  encoded.resize(extent.length);
+  ReadVerified(name, extent, &encoded[0]);
+  const char* data = encoded.data();
   switch (info.dtype) {
     case DataType::kString: {
       std::string* out = tensor.data<std::string>();
@@ -421,13 +517,7 @@ Tensor CheckpointReader::Read(const std::string& name) const {
       break;
     }
     default:
-      // The constructor checked that length == elements * element size.
-      DispatchDataType(info.dtype, [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
-          if (extent.length > 0) std::memcpy(tensor.data<T>(), data, extent.length);
-        }
-      });
+      break;  // Numbers were read above.
   }
   return tensor;
 }

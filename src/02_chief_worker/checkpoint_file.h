@@ -7,7 +7,7 @@
 //           Session
 //   Saver (saver.h)        reads variables through the Session, writes them with
 //   checkpoint_file.h  <-- this file: the bytes on disk
-//   FileSystem             platform: WriteFileAtomically, ReadFile
+//   FileSystem             platform: WritePiecesAtomically, NewRandomAccessFile
 //
 // A checkpoint is the last line of defence: when everything else has crashed, it is what a
 // job restarts from. So the format is built to answer two questions with certainty:
@@ -64,6 +64,7 @@
 #define MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_FILE_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -90,7 +91,9 @@ struct CheckpointTensorInfo {
 
 /// Writes `tensors` to a checkpoint file at `path`, atomically: after a crash at any moment
 /// `path` holds its previous contents (or nothing) or the complete new checkpoint.
-/// Tensors are stored sorted by name.
+/// Tensors are stored sorted by name. Each tensor's bytes are written from its own buffer
+/// (FileSystem::WritePiecesAtomically), not copied into a file-sized buffer first; the
+/// tensors must not change during the call (a Saver's are its own snapshot).
 /// \throws InvalidArgumentError if a name is empty or repeated, or a tensor is uninitialized.
 /// \throws OpError from the file system (NotFoundError if the directory is missing).
 /// `path` is unchanged after any error.
@@ -108,15 +111,18 @@ std::string SerializeCheckpoint(const std::vector<NamedTensor>& tensors);
 
 /// Reads a checkpoint file: its index at construction, tensors on demand.
 ///
-/// Lifecycle: 1. construct, which reads the whole file and verifies its header and index;
-/// 2. look at `tensors()`; 3. `Read` each tensor wanted, which verifies its data checksum.
+/// Lifecycle: 1. construct, which opens the file, reads its header and index and verifies
+/// them; 2. look at `tensors()`; 3. `Read` each tensor wanted, which reads that tensor's
+/// bytes from the file into the new tensor's own buffer and verifies their checksum there.
+/// The file stays open until the reader is destroyed, so a checkpoint that a newer save
+/// replaces meanwhile (by rename) is still read whole, from the file that was opened.
 /// Thread safety: const methods may be called concurrently.
 ///
 /// TensorFlow: tf.train.NewCheckpointReader / CheckpointReader.
 class CheckpointReader {
  public:
-  /// Reads the file at `path` and verifies its header and index. The header is checked
-  /// before the rest is read, so a file that is not a checkpoint is refused after 32 bytes
+  /// Opens the file at `path` and verifies its header and index. The header is checked
+  /// before the index is read, so a file that is not a checkpoint is refused after 32 bytes
   /// however large it is.
   /// \throws NotFoundError if there is no file.
   /// \throws FailedPreconditionError if it is not a regular file (a FIFO, a device).
@@ -133,9 +139,10 @@ class CheckpointReader {
   /// The index entry of `name`. \throws NotFoundError naming the tensor and file if absent.
   const CheckpointTensorInfo& Info(const std::string& name) const;
 
-  /// The stored value of `name`, after verifying its checksum.
+  /// The stored value of `name`, read from the file now, after verifying its checksum.
   /// \throws NotFoundError if absent.
-  /// \throws DataLossError naming the file and tensor if its data is corrupt.
+  /// \throws DataLossError naming the file and tensor if its data is corrupt, or the file
+  ///   was cut short since it was opened.
   /// Never returns a value that differs from what was written.
   Tensor Read(const std::string& name) const;
 
@@ -145,14 +152,18 @@ class CheckpointReader {
     uint64_t length;
     uint32_t masked_crc;
   };
-  // The whole file at path_, after checking its header's magic and recorded size against
-  // the file, so that only a file that looks like a checkpoint of that size is read whole.
-  std::string ReadChecked(FileSystem& fs) const;
+  // Opens file_ and returns its header, index and their checksum, after checking the
+  // header's magic and recorded size against the file (`size`, set here), so that only a
+  // file that looks like a checkpoint of that size has its index read.
+  std::string OpenAndReadHead(FileSystem& fs, uint64_t* size);
+  // Reads the bytes of `extent` (of tensor `name`) into `dst` and verifies their checksum.
+  void ReadVerified(const std::string& name, const Extent& extent, char* dst) const;
   size_t IndexOf(const std::string& name) const;
   [[noreturn]] void Corrupt(const std::string& what) const;
+  [[noreturn]] void CorruptData(const std::string& name, const std::string& what) const;
 
   std::string path_;
-  std::string contents_;  // The whole file.
+  std::unique_ptr<RandomAccessFile> file_;  // Open from construction to destruction.
   std::vector<CheckpointTensorInfo> infos_;
   std::vector<Extent> extents_;  // Parallel to infos_.
 };

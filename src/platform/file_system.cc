@@ -4,13 +4,14 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <cstdio>
 #include <climits>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <utility>
@@ -85,15 +86,32 @@ void ThrowFileSystemError(const std::string& context, int err) {
 
 namespace {
 
-// write(2) may write less than asked, or be interrupted; loop until all of `data` is out.
-void WriteAll(int fd, std::string_view data, const std::string& path) {
-  while (!data.empty()) {
-    const ssize_t n = ::write(fd, data.data(), data.size());
+// Writes every piece, in order, from where it lies. writev(2) takes at most IOV_MAX pieces
+// per call, may write less than asked (stopping inside a piece), or be interrupted; so the
+// loop hands it the pieces not yet written, the first one trimmed by what went out already.
+void WriteAll(int fd, const std::vector<std::string_view>& pieces, const std::string& path) {
+  std::vector<iovec> iov;
+  iov.reserve(pieces.size());
+  for (std::string_view piece : pieces) {
+    if (!piece.empty()) iov.push_back({const_cast<char*>(piece.data()), piece.size()});
+  }
+  size_t first = 0;  // iov[first..] is still to write.
+  while (first < iov.size()) {
+    const int count = static_cast<int>(std::min<size_t>(iov.size() - first, IOV_MAX));
+    ssize_t n = ::writev(fd, &iov[first], count);
     if (n < 0) {
       if (errno == EINTR) continue;
       ThrowFileSystemError(path, errno);
     }
-    data.remove_prefix(static_cast<size_t>(n));
+    // Skip the pieces written whole; trim the one the write stopped in.
+    while (first < iov.size() && static_cast<size_t>(n) >= iov[first].iov_len) {
+      n -= static_cast<ssize_t>(iov[first].iov_len);
+      ++first;
+    }
+    if (n > 0) {
+      iov[first].iov_base = static_cast<char*>(iov[first].iov_base) + n;
+      iov[first].iov_len -= static_cast<size_t>(n);
+    }
   }
 }
 
@@ -165,8 +183,8 @@ std::string ReadUpTo(int fd, const std::string& path, uint64_t size_hint, uint64
   // read once, not copied through a buffer and regrown. The loop still runs to the end of
   // the file (or the limit), so a file that grew meanwhile is read whole.
   std::string contents;
-  contents.resize(static_cast<size_t>(std::min<uint64_t>(
-      size_hint > 0 ? size_hint + 1 : 64 * 1024, limit)));
+  contents.resize(
+      static_cast<size_t>(std::min<uint64_t>(size_hint > 0 ? size_hint + 1 : 64 * 1024, limit)));
   size_t size = 0;
   while (size < limit) {
     if (size == contents.size()) {
@@ -187,6 +205,36 @@ std::string ReadUpTo(int fd, const std::string& path, uint64_t size_hint, uint64
   contents.resize(size);
   return contents;
 }
+
+// A RandomAccessFile over a descriptor: pread(2) needs no shared file position, so reads
+// from several threads do not disturb each other.
+class PosixRandomAccessFile : public RandomAccessFile {
+ public:
+  PosixRandomAccessFile(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
+  ~PosixRandomAccessFile() override { ::close(fd_); }
+
+  uint64_t Read(uint64_t offset, uint64_t n, char* dst) const override {
+    uint64_t done = 0;
+    while (done < n) {
+      // One pread reads at most about 2 GiB on Linux; ask for no more than SSIZE_MAX.
+      const size_t want =
+          static_cast<size_t>(std::min<uint64_t>(n - done, std::numeric_limits<ssize_t>::max()));
+      const ssize_t got = ::pread(fd_, dst + done, want, static_cast<off_t>(offset + done));
+      if (got == 0) break;  // The end of the file.
+      if (got < 0) {
+        if (errno == EINTR) continue;
+        // The file was there and then could not be read: what we have is incomplete.
+        throw DataLossError(path_ + "; read failed: " + std::strerror(errno));
+      }
+      done += static_cast<uint64_t>(got);
+    }
+    return done;
+  }
+
+ private:
+  const std::string path_;
+  const int fd_;
+};
 
 // A WritableFile over a stdio FILE*: stdio's buffer makes many small Appends (one event
 // record after another) cheap, Flush empties it into the kernel, Sync adds fsync(2).
@@ -248,10 +296,16 @@ class PosixFileSystem : public FileSystem {
     return ReadUpTo(fd, path, std::min(size, max_bytes), max_bytes);
   }
 
+  std::unique_ptr<RandomAccessFile> NewRandomAccessFile(const std::string& path) override {
+    const int fd = OpenRegularFile(path).first;
+    return std::make_unique<PosixRandomAccessFile>(path, fd);
+  }
+
   // [mts:write-file-atomically]
   // Why a crash leaves the old file or the new one, never a torn one:
-  //   1. The new contents go to a fresh temporary file beside `path`; `path` is untouched,
-  //      so a crash now leaves the old file (and a stray temporary, which readers ignore).
+  //   1. The new contents go to a fresh temporary file beside `path` (each piece written
+  //      from where it lies, by writev); `path` is untouched, so a crash now leaves the
+  //      old file (and a stray temporary, which readers ignore).
   //   2. fsync(temp) puts the new bytes on disk *before* any name points at them. Without
   //      it the rename could reach the disk first, and a crash would leave `path` naming a
   //      file whose data never arrived: empty or torn.
@@ -260,7 +314,8 @@ class PosixFileSystem : public FileSystem {
   //   4. fsync(directory) makes the rename itself durable; until then a crash may undo it
   //      (leaving the old file, which is still a whole file).
   // The temporary is on the same file system as `path` (same directory), as rename needs.
-  void WriteFileAtomically(const std::string& path, std::string_view contents) override {
+  void WritePiecesAtomically(const std::string& path,
+                             const std::vector<std::string_view>& pieces) override {
     static std::atomic<uint64_t> counter{0};
     std::string temp;
     int fd = -1;
@@ -271,8 +326,8 @@ class PosixFileSystem : public FileSystem {
       if (fd < 0 && errno != EEXIST) ThrowCreationError(temp, errno);
     }
     try {
-      // Plain write(2) has no user-space buffer, so there is nothing to fflush before fsync.
-      WriteAll(fd, contents, temp);
+      // writev(2) has no user-space buffer, so there is nothing to fflush before fsync.
+      WriteAll(fd, pieces, temp);
       if (::fsync(fd) != 0) ThrowFileSystemError(temp, errno);
       const int fd_to_close = fd;
       fd = -1;
@@ -287,6 +342,10 @@ class PosixFileSystem : public FileSystem {
     SyncDirectory(Dirname(path));
   }
   // [mts:write-file-atomically-end]
+
+  void WriteFileAtomically(const std::string& path, std::string_view contents) override {
+    WritePiecesAtomically(path, {contents});
+  }
 
   std::unique_ptr<WritableFile> NewWritableFile(const std::string& path) override {
     return Open(path, "we");  // "e": O_CLOEXEC.
@@ -404,6 +463,41 @@ class PosixFileSystem : public FileSystem {
 };
 
 }  // namespace
+
+// ---- The defaults of the optional calls, for file systems that do not implement them ----
+
+void FileSystem::WritePiecesAtomically(const std::string& path,
+                                       const std::vector<std::string_view>& pieces) {
+  std::string contents;
+  size_t size = 0;
+  for (std::string_view piece : pieces) size += piece.size();
+  contents.reserve(size);
+  for (std::string_view piece : pieces) contents += piece;
+  WriteFileAtomically(path, contents);
+}
+
+namespace {
+
+// Reads served from a copy of the whole file.
+class InMemoryRandomAccessFile : public RandomAccessFile {
+ public:
+  explicit InMemoryRandomAccessFile(std::string contents) : contents_(std::move(contents)) {}
+  uint64_t Read(uint64_t offset, uint64_t n, char* dst) const override {
+    if (offset >= contents_.size()) return 0;
+    const uint64_t got = std::min<uint64_t>(n, contents_.size() - offset);
+    if (got > 0) std::memcpy(dst, contents_.data() + offset, static_cast<size_t>(got));
+    return got;
+  }
+
+ private:
+  const std::string contents_;
+};
+
+}  // namespace
+
+std::unique_ptr<RandomAccessFile> FileSystem::NewRandomAccessFile(const std::string& path) {
+  return std::make_unique<InMemoryRandomAccessFile>(ReadFile(path));
+}
 
 FileSystem* DefaultFileSystem() {
   static FileSystem* const fs = new PosixFileSystem;  // Leaked: usable during exit.

@@ -3,7 +3,8 @@
 //   RecoverableSession ... Session     stages 01-07
 //   ------------------------------------------------------------------------
 //   platform            <-- below every stage: the platform seams
-//                           (this file: FileSystem, WritableFile; beside it Clock, logging)
+//                           (this file: FileSystem, WritableFile, RandomAccessFile;
+//                           beside it Clock, logging)
 //
 // Stages never call fopen or rename themselves; they take a FileSystem* (DefaultFileSystem()
 // unless a test passes its own) so that a test can count, fail or inspect file operations.
@@ -15,7 +16,8 @@
 // ResourceExhaustedError, a failed read DataLossError, anything else UnknownError. Every
 // message names the file ("/tmp/run/checkpoint; No such file or directory").
 //
-// The one call with a durability promise is WriteFileAtomically: after a crash at any moment
+// The one call with a durability promise is WriteFileAtomically (and WritePiecesAtomically,
+// the same from pieces): after a crash at any moment
 // the file holds either its old contents or its new contents, never a mixture (the
 // implementation in file_system.cc spells out why). The checkpoint state file relies on it.
 //
@@ -65,6 +67,25 @@ class WritableFile {
   virtual void Close() = 0;
 };
 
+/// A file open for reading at any offset: a checkpoint reader fetches each tensor's bytes
+/// straight into that tensor's buffer, instead of holding the whole file in memory.
+///
+/// Lifecycle: get one from FileSystem::NewRandomAccessFile, Read any number of times,
+/// destroy it (which closes the file). Thread safety: Read may be called from any number of
+/// threads at once (it keeps no file position).
+///
+/// TensorFlow: tensorflow::RandomAccessFile (tensorflow/core/platform/file_system.h).
+class RandomAccessFile {
+ public:
+  /// Closes the file; never throws.
+  virtual ~RandomAccessFile() = default;
+
+  /// Reads up to `n` bytes starting at byte `offset` of the file into `dst`, and returns how
+  /// many it read: `n`, or fewer only where the file ends.
+  /// \throws DataLossError naming the file if reading fails part-way.
+  virtual uint64_t Read(uint64_t offset, uint64_t n, char* dst) const = 0;
+};
+
 /// The file operations mts needs, on paths. Implemented for POSIX by DefaultFileSystem().
 class FileSystem {
  public:
@@ -87,6 +108,22 @@ class FileSystem {
   /// `path.tmp.<unique>`, syncs it, renames it over `path` and syncs the directory.
   /// \throws OpError on failure; `path` is then unchanged and the temporary file removed.
   virtual void WriteFileAtomically(const std::string& path, std::string_view contents) = 0;
+
+  /// WriteFileAtomically of the concatenation of `pieces`, with the same promise, written
+  /// from where each piece lies: a checkpoint is its header followed by every tensor's
+  /// bytes, and gathering them into one string first would copy (and, for a large model,
+  /// fault in fresh pages for) every byte once more than the disk needs. DefaultFileSystem()
+  /// hands all pieces to writev(2); this default concatenates them and calls
+  /// WriteFileAtomically, so a file system that only implements that one stays correct.
+  /// \throws as WriteFileAtomically.
+  virtual void WritePiecesAtomically(const std::string& path,
+                                     const std::vector<std::string_view>& pieces);
+
+  /// The regular file at `path`, open for reads at any offset.
+  /// DefaultFileSystem() reads with pread(2); this default serves the reads from a copy of
+  /// ReadFile(path) taken now (correct for in-memory file systems, but a whole copy).
+  /// \throws as ReadFile: NotFoundError, FailedPreconditionError if not a regular file, ...
+  virtual std::unique_ptr<RandomAccessFile> NewRandomAccessFile(const std::string& path);
 
   /// A new, empty file at `path` (truncated if it exists), open for writing.
   /// \throws OpError naming the file if it cannot be created (NotFoundError: no directory).

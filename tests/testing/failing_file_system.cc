@@ -53,6 +53,12 @@ void FailingWritesFileSystem::WriteFileAtomically(const std::string& path,
   base()->WriteFileAtomically(path, contents);
 }
 
+void FailingWritesFileSystem::WritePiecesAtomically(const std::string& path,
+                                                    const std::vector<std::string_view>& pieces) {
+  Check(path);
+  base()->WritePiecesAtomically(path, pieces);
+}
+
 std::unique_ptr<WritableFile> FailingWritesFileSystem::NewWritableFile(const std::string& path) {
   Check(path);
   return Wrap(path, base()->NewWritableFile(path));

@@ -7,9 +7,9 @@
 //
 // The failures are raised through ThrowFileSystemError, so they carry exactly the class and
 // message DefaultFileSystem() gives for the same errno. Writes are: creating a file or a
-// directory, an atomic write, a rename onto a matching path, and every Append, Flush and
-// Sync of a file opened through it (so a writer that opened its file before the disk filled
-// fails too, as it would on a real disk).
+// directory, an atomic write (whole or in pieces), a rename onto a matching path, and every
+// Append, Flush and Sync of a file opened through it (so a writer that opened its file
+// before the disk filled fails too, as it would on a real disk).
 //
 // Thread safety: any number of threads (set_failing may race with writes).
 #ifndef MTS_TESTS_TESTING_FAILING_FILE_SYSTEM_H_
@@ -19,6 +19,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tests/testing/forwarding_file_system.h"
 
@@ -37,6 +38,8 @@ class FailingWritesFileSystem : public ForwardingFileSystem {
 
   /// \cond
   void WriteFileAtomically(const std::string& path, std::string_view contents) override;
+  void WritePiecesAtomically(const std::string& path,
+                             const std::vector<std::string_view>& pieces) override;
   std::unique_ptr<WritableFile> NewWritableFile(const std::string& path) override;
   std::unique_ptr<WritableFile> NewExclusiveFile(const std::string& path) override;
   std::unique_ptr<WritableFile> NewAppendableFile(const std::string& path) override;

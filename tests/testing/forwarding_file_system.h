@@ -37,6 +37,13 @@ class ForwardingFileSystem : public FileSystem {
   void WriteFileAtomically(const std::string& path, std::string_view contents) override {
     base_->WriteFileAtomically(path, contents);
   }
+  void WritePiecesAtomically(const std::string& path,
+                             const std::vector<std::string_view>& pieces) override {
+    base_->WritePiecesAtomically(path, pieces);
+  }
+  std::unique_ptr<RandomAccessFile> NewRandomAccessFile(const std::string& path) override {
+    return base_->NewRandomAccessFile(path);
+  }
   std::unique_ptr<WritableFile> NewWritableFile(const std::string& path) override {
     return base_->NewWritableFile(path);
   }
