@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <string>
@@ -14,9 +15,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
-#include "src/platform/errors.h"
 #include "src/01_session/session.h"
 #include "src/02_chief_worker/checkpoint_state.h"
+#include "src/platform/errors.h"
 #include "src/platform/logging.h"
 #include "tests/testing/counting_session.h"
 #include "tests/testing/fake_clock.h"
@@ -367,8 +368,7 @@ TEST_F(SaverTest, MaxToKeepDeletesTheOldest) {
   for (int step = 1; step <= 4; ++step) saver.Save(session, Path("model.ckpt"), step);
   EXPECT_THAT(saver.last_checkpoints(), ElementsAre(Path("model.ckpt-3"), Path("model.ckpt-4")));
   EXPECT_THAT(fs_->ListDirectory(dir_), ElementsAre("checkpoint", "model.ckpt-3", "model.ckpt-4"));
-  EXPECT_EQ(GetCheckpointState(dir_)->all_model_checkpoint_paths,
-            saver.last_checkpoints());
+  EXPECT_EQ(GetCheckpointState(dir_)->all_model_checkpoint_paths, saver.last_checkpoints());
 }
 
 // max_to_keep 0 keeps every file, tracks none, and the state file names only the newest.
@@ -417,9 +417,8 @@ TEST_F(SaverTest, KeepCheckpointEveryNHoursKeepsOnePerPeriodForever) {
   }
   // Rotated out: 1 (0 min), 2 (20), 3 (40), 4 (60, not past the 60 due), deleted;
   // 5 (80) kept, due 120; 6 (100), 7 (120) deleted; 8 (140) kept, due 180.
-  EXPECT_THAT(fs_->ListDirectory(dir_),
-              ElementsAre("checkpoint", "model.ckpt-10", "model.ckpt-5", "model.ckpt-8",
-                          "model.ckpt-9"));
+  EXPECT_THAT(fs_->ListDirectory(dir_), ElementsAre("checkpoint", "model.ckpt-10", "model.ckpt-5",
+                                                    "model.ckpt-8", "model.ckpt-9"));
   EXPECT_THAT(GetCheckpointState(dir_)->all_model_checkpoint_paths,
               ElementsAre(Path("model.ckpt-9"), Path("model.ckpt-10")));
 }
@@ -505,6 +504,45 @@ TEST_F(SaverTest, RotationNeverDeletesTheNewestFiniteCheckpoint) {
   EXPECT_THAT(saver.last_checkpoints(), ElementsAre(Path("model.ckpt-6"), Path("model.ckpt-7")));
 }
 
+// The finiteness check reads every element, in the fixed-length blocks its vector loop takes
+// and in the odd elements after them: one NaN or Inf anywhere in a large tensor of either
+// width makes the save non-finite, so the finite checkpoint before it is kept.
+TEST_F(SaverTest, OneNonFiniteElementAnywhereInALargeTensorCounts) {
+  constexpr int64_t kSize = 1001;  // 62 blocks of 16 floats (125 of 8 doubles) and a tail.
+  for (DataType dtype : {DataType::kFloat, DataType::kDouble}) {
+    for (int64_t position : {0, 15, 16, 500, 991, 1000}) {
+      for (double bad :
+           {std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::infinity()}) {
+        Graph graph;
+        DefaultGraphScope as_default(graph);
+        Variable w(Tensor::Zeros(dtype, {kSize}), "w");
+        Output value = Placeholder(dtype, {kSize}, "w_value");
+        Operation* set = w.Assign(value).op();
+        SaverOptions options;
+        options.max_to_keep = 1;
+        Saver saver({}, options);
+        Session session(&graph);
+        session.Run(GlobalVariablesInitializer());
+        const std::string prefix =
+            Path(std::string(DataTypeName(dtype)) + "_" + std::to_string(position) + "_" +
+                 (std::isnan(bad) ? "nan" : "inf") + ".ckpt");
+        saver.Save(session, prefix, 1);
+        Tensor diverged = Tensor::Zeros(dtype, {kSize});
+        if (dtype == DataType::kFloat) {
+          diverged.flat<float>()(position) = static_cast<float>(bad);
+        } else {
+          diverged.flat<double>()(position) = bad;
+        }
+        session.Run({}, {{value, diverged}}, {set});
+        ScopedLogCapture capture;
+        saver.Save(session, prefix, 2);
+        EXPECT_THAT(saver.last_checkpoints(), ElementsAre(prefix + "-1", prefix + "-2"))
+            << DataTypeName(dtype) << " " << bad << " at " << position;
+      }
+    }
+  }
+}
+
 // After a restart the saver knows nothing of the checkpoints it recovers: on a NaN save it
 // reads them (only then) to find the newest finite one, and keeps it.
 TEST_F(SaverTest, TheNewestFiniteCheckpointIsFoundOnDiskAfterARestart) {
@@ -543,8 +581,10 @@ TEST_F(SaverTest, RotationNeverDeletesAFileOutsideTheCheckpointDirectory) {
   ScopedLogCapture capture;
   saver.Save(session, Path("model.ckpt"), 2);
   EXPECT_TRUE(fs_->Exists(foreign));
-  EXPECT_TRUE(capture.Contains("Not deleting " + foreign + ": it is outside the checkpoint "
-                               "directory " + dir_));
+  EXPECT_TRUE(capture.Contains("Not deleting " + foreign +
+                               ": it is outside the checkpoint "
+                               "directory " +
+                               dir_));
 }
 
 // SetLastCheckpointsWithTime replaces the tracked list.
