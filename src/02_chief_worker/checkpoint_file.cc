@@ -450,7 +450,7 @@ void CheckpointReader::ReadVerified(const std::string& name, const Extent& exten
   // [mts:read-verified]
   // In pieces small enough to stay in the core's cache between the copy the kernel makes
   // and the checksum that reads them back: the checksum then costs no trip to memory.
-  constexpr uint64_t kPiece = 256 * 1024;
+  constexpr uint64_t kPiece = 1 << 20;
   uint32_t crc = 0;
   for (uint64_t done = 0; done < extent.length;) {
     const uint64_t want = std::min(kPiece, extent.length - done);
