@@ -237,7 +237,6 @@ std::string SerializeCheckpoint(const std::vector<NamedTensor>& tensors) {
   return file;
 }
 
-// [mts:write-checkpoint]
 void WriteCheckpoint(FileSystem& fs, const std::string& path,
                      const std::vector<NamedTensor>& tensors) {
   CheckpointPieces pieces;
@@ -248,7 +247,6 @@ void WriteCheckpoint(FileSystem& fs, const std::string& path,
   // bytes go from its own buffer to the kernel (writev): no staging copy of the file.
   fs.WritePiecesAtomically(path, file);
 }
-// [mts:write-checkpoint-end]
 
 // ---- Reading -------------------------------------------------------------------------------
 
@@ -447,9 +445,10 @@ const CheckpointTensorInfo& CheckpointReader::Info(const std::string& name) cons
 
 void CheckpointReader::ReadVerified(const std::string& name, const Extent& extent,
                                     char* dst) const {
-  // [mts:read-verified]
-  // In pieces small enough to stay in the core's cache between the copy the kernel makes
-  // and the checksum that reads them back: the checksum then costs no trip to memory.
+  // In pieces, each checksummed right after it arrives, while it is likely still in the
+  // core's caches. 1 MiB is large enough that the system calls cost nothing beside the
+  // copying (16 KiB pieces took twice as long, from the calls alone) and measured no slower
+  // than whole 4 MiB tensors.
   constexpr uint64_t kPiece = 1 << 20;
   uint32_t crc = 0;
   for (uint64_t done = 0; done < extent.length;) {
@@ -461,7 +460,6 @@ void CheckpointReader::ReadVerified(const std::string& name, const Extent& exten
     done += want;
   }
   if (MaskCrc(crc) != extent.masked_crc) CorruptData(name, "fails its checksum");
-  // [mts:read-verified-end]
 }
 
 void CheckpointReader::CorruptData(const std::string& name, const std::string& what) const {
