@@ -13,7 +13,9 @@ Every exercise in every chapter has the same shape, one folder per exercise:
   :<name>        a cc_library from solution.cc, or from starter.cc when the build runs with
                  `--define=exercises=starter` or when solution.cc does not exist (the
                  student copy made by tools/export_student_copy.sh)
-  :<name>_test   a cc_test of <name>_test.cc against that library, tagged "exercise"
+  :<name>_test   a cc_test of <name>_test.cc against that library, tagged "exercise" (the
+                 test cases are compiled once, in :<name>_test_cases, and linked here and
+                 into the starter check below)
   :<name>_starter_fails_test
                  when solution.cc exists: the same tests built against starter.cc, which
                  passes only if some of them fail (tools/build_defs/starter_fails_test.py)
@@ -44,21 +46,37 @@ def mts_exercise(
     solution = native.glob(["solution.cc"])
     default_impl = solution if solution else ["starter.cc"]
 
+    # The interface alone, so the tests compile against it once, whichever implementation
+    # they are then linked with.
+    native.cc_library(
+        name = name + "_interface",
+        hdrs = hdrs,
+        deps = deps,
+    )
+
     native.cc_library(
         name = name,
-        hdrs = hdrs,
         srcs = srcs + select({
             "//tools/build_defs:exercises_starter": ["starter.cc"],
             "//conditions:default": default_impl,
         }),
-        deps = deps,
+        deps = [":" + name + "_interface"] + deps,
         visibility = visibility,
+    )
+
+    # The test cases, compiled once and linked into both directions below (alwayslink: no
+    # symbol of theirs is referenced, gtest finds them by registration).
+    native.cc_library(
+        name = name + "_test_cases",
+        testonly = True,
+        srcs = [name + "_test.cc"],
+        deps = [":" + name + "_interface", "@gtest//:gtest"] + test_deps,
+        alwayslink = True,
     )
 
     native.cc_test(
         name = name + "_test",
-        srcs = [name + "_test.cc"],
-        deps = [":" + name, "@gtest//:gtest_main"] + test_deps,
+        deps = [":" + name + "_test_cases", ":" + name, "@gtest//:gtest_main"],
         data = data,
         size = "small",
         tags = ["exercise"],
@@ -71,9 +89,8 @@ def mts_exercise(
         native.cc_library(
             name = name + "_starter",
             testonly = True,
-            hdrs = hdrs,
             srcs = srcs + ["starter.cc"],
-            deps = deps,
+            deps = [":" + name + "_interface"] + deps,
         )
         native.cc_binary(
             name = name + "_test_on_starter",
@@ -81,8 +98,7 @@ def mts_exercise(
             # Linked against the stage libraries' shared objects, as cc_test is: a static
             # link of the whole stack per exercise would cost CI a minute for nothing.
             linkstatic = False,
-            srcs = [name + "_test.cc"],
-            deps = [":" + name + "_starter", "@gtest//:gtest_main"] + test_deps,
+            deps = [":" + name + "_test_cases", ":" + name + "_starter", "@gtest//:gtest_main"],
             data = data,
         )
         native.sh_test(

@@ -29,8 +29,9 @@ TEST(WaitForPsTest, AServerThatComesUpLateIsFound) {
   FakeClock clock;
   // std::async, not a std::thread: an error the waiter raises reaches the test as a
   // failure instead of ending the process.
-  auto waiter =
-      std::async(std::launch::async, [&] { return WaitForPs(address, 10, 0.05, &clock); });
+  // Polls a second apart, so each attempt's RPC has a second of real time: on a loaded
+  // machine a 50 ms attempt can miss its deadline even when the server is up.
+  auto waiter = std::async(std::launch::async, [&] { return WaitForPs(address, 10, 1.0, &clock); });
   while (waiter.wait_for(std::chrono::seconds(0)) != std::future_status::ready &&
          clock.NumThreadsAsleep() == 0) {
     std::this_thread::yield();  // Until its first attempt has failed: nobody listens yet.
@@ -38,7 +39,11 @@ TEST(WaitForPsTest, AServerThatComesUpLateIsFound) {
   ASSERT_NE(waiter.wait_for(std::chrono::seconds(0)), std::future_status::ready)
       << "WaitForPs gave up (or answered) before the server came up instead of waiting";
   Server ps(ClusterSpec::FromFlag("ps=" + address), "ps", 0);
-  clock.Advance(50000);
+  // One poll later it should answer. Should an attempt still fail, the clock goes on a poll
+  // at a time, so the waiter either answers or gives up at its limit: never a hang.
+  while (waiter.wait_for(std::chrono::milliseconds(1)) != std::future_status::ready) {
+    if (clock.NumThreadsAsleep() > 0) clock.Advance(1000000);
+  }
   EXPECT_EQ(waiter.get(), ps.store().incarnation());
 }
 
@@ -84,7 +89,7 @@ TEST(WaitForPsTest, TheRestartedServerIsFound) {
   const uint64_t old_incarnation = old_ps->store().incarnation();
   FakeClock clock;
   auto waiter = std::async(std::launch::async,
-                           [&] { return WaitForPs(address, 10, 0.05, &clock, old_incarnation); });
+                           [&] { return WaitForPs(address, 10, 1.0, &clock, old_incarnation); });
   while (waiter.wait_for(std::chrono::seconds(0)) != std::future_status::ready &&
          clock.NumThreadsAsleep() == 0) {
     std::this_thread::yield();
@@ -93,7 +98,9 @@ TEST(WaitForPsTest, TheRestartedServerIsFound) {
       << "returned the old incarnation " << waiter.get();
   old_ps.reset();  // The old process goes; the new one takes its address.
   Server new_ps(ClusterSpec::FromFlag("ps=" + address), "ps", 0);
-  clock.Advance(50000);
+  while (waiter.wait_for(std::chrono::milliseconds(1)) != std::future_status::ready) {
+    if (clock.NumThreadsAsleep() > 0) clock.Advance(1000000);  // As in ComesUpLate.
+  }
   EXPECT_EQ(waiter.get(), new_ps.store().incarnation());
   EXPECT_NE(new_ps.store().incarnation(), old_incarnation);
 }
