@@ -107,7 +107,8 @@ def main():
             extras.append(
                 f"`{name}`: {b['a_ns'] / 1000:.1f} us through the stack, {b['b_ns'] / 1000:.1f} us "
                 f"by hand; {int(b['ops'])} ops per step, {b['added_per_op_us']:.3f} us added per op; "
-                f"heap allocations per step: {b.get('allocs_per_step', -1):.2f} through the stack, "
+                f"heap allocations per step: {b.get('allocs_per_step', -1):.2f} through the stack "
+                f"(on {int(b.get('allocating_steps', -1))} of 200 steps), "
                 f"{b.get('session_allocs_per_step', -1):.2f} in a bare Session, "
                 f"{b.get('by_hand_allocs_per_step', -1):.2f} by hand."
             )

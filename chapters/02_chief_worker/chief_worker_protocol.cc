@@ -86,20 +86,22 @@ class RecordingSession : public RemoteSession {
   RecordingSession(Graph* graph, const SessionOptions& options, std::string who)
       : RemoteSession(graph, options, ClusterOfTarget(options.target)), who_(std::move(who)) {}
 
+  // A Session's runs all go through the Run that fills `outputs` (the one that returns a
+  // vector calls it), so that is the one to record.
   using RemoteSession::Run;
-  std::vector<Tensor> Run(const std::vector<Output>& fetches, const FeedDict& feeds,
-                          const std::vector<Operation*>& targets, const RunOptions& options,
-                          RunMetadata* run_metadata) override {
+  void Run(const std::vector<Output>& fetches, const FeedDict& feeds,
+           const std::vector<Operation*>& targets, const RunOptions& options,
+           RunMetadata* run_metadata, std::vector<Tensor>* outputs) override {
     RunRecord record{who_, WhatRan(fetches, targets), {}};
     recorder.tracer.Call(who_, kModel, "Run(" + record.what + ")");
-    std::vector<Tensor> out;
     try {
-      out = RemoteSession::Run(fetches, feeds, targets, options, run_metadata);
+      RemoteSession::Run(fetches, feeds, targets, options, run_metadata, outputs);
     } catch (const OpError& e) {
       recorder.tracer.Return(who_, kModel, "Run(" + record.what + ")",
                              "raises " + std::string(ErrorCodeName(e.code())));
       throw;
     }
+    const std::vector<Tensor>& out = *outputs;
     std::string outcome;  // Stays empty for a run of targets alone: it just returns.
     if (!out.empty() && out[0].dtype() == DataType::kString) {  // A ready op's answer.
       record.answer = out[0].ToVector<std::string>();
@@ -113,7 +115,6 @@ class RecordingSession : public RemoteSession {
     recorder.tracer.Return(who_, kModel, "Run(" + record.what + ")", outcome);
     std::lock_guard<std::mutex> lock(recorder.mu);
     recorder.runs.push_back(record);
-    return out;
   }
 
  private:

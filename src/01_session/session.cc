@@ -133,9 +133,9 @@ std::shared_ptr<const ExecutionPlan> Session::GetOrBuildPlan(
 }
 
 // [mts:session-run]
-std::vector<Tensor> Session::Run(const std::vector<Output>& fetches, const FeedDict& feeds,
-                                 const std::vector<Operation*>& targets, const RunOptions& options,
-                                 RunMetadata* run_metadata) {
+void Session::Run(const std::vector<Output>& fetches, const FeedDict& feeds,
+                  const std::vector<Operation*>& targets, const RunOptions& options,
+                  RunMetadata* run_metadata, std::vector<Tensor>* outputs) {
   // [mts:lab 01_session]
   if (closed()) {
     throw RuntimeError("Attempted to use a closed Session. Make a new session to run again.");
@@ -147,7 +147,7 @@ std::vector<Tensor> Session::Run(const std::vector<Output>& fetches, const FeedD
   CheckFeedsAndFetches(feeds, fetches, targets);
 
   // The working memory of a finished run, reused: at steady state a run allocates nothing
-  // but the vector of results it returns.
+  // (the results go into the caller's vector, whose storage the caller keeps).
   ScratchLease lease(*this);
   RunScratch& scratch = *lease;
   scratch.fed.clear();
@@ -171,8 +171,10 @@ std::vector<Tensor> Session::Run(const std::vector<Output>& fetches, const FeedD
   }
   Execute(*plan, scratch, trace ? run_metadata : nullptr, deadline ? &*deadline : nullptr);
 
-  std::vector<Tensor> results;
-  results.reserve(fetches.size());
+  // clear() keeps the capacity, and reserve() is free when it suffices: a vector reused
+  // from run to run is not reallocated.
+  outputs->clear();
+  outputs->reserve(fetches.size());
   for (size_t k = 0; k < fetches.size(); ++k) {
     const Tensor& value = values[plan->fetch_slots[k]];
     // Only a variable's own output can be unset; fetching it directly (not through a reader,
@@ -182,12 +184,19 @@ std::vector<Tensor> Session::Run(const std::vector<Output>& fetches, const FeedD
           "Attempting to use uninitialized value " + fetches[k].op()->name(),
           fetches[k].op()->name());
     }
-    results.push_back(value);
+    outputs->push_back(value);
   }
-  return results;
   // [mts:lab-end]
 }
 // [mts:session-run-end]
+
+std::vector<Tensor> Session::Run(const std::vector<Output>& fetches, const FeedDict& feeds,
+                                 const std::vector<Operation*>& targets, const RunOptions& options,
+                                 RunMetadata* run_metadata) {
+  std::vector<Tensor> results;
+  Run(fetches, feeds, targets, options, run_metadata, &results);
+  return results;
+}
 
 // [mts:session-execute]
 void Session::Execute(const ExecutionPlan& plan, RunScratch& scratch, RunMetadata* metadata,

@@ -75,15 +75,24 @@ class Session : public SessionInterface {
 
   // [mts:lab-contract-session-run]
   /// Runs the ops needed for `fetches` and `targets`, with `feeds` replacing tensors, and
-  /// returns the fetched values in order.
+  /// writes the fetched values into `*outputs`, one per fetch, in order (what it held
+  /// before is dropped; its storage is reused, so a caller that keeps the vector from step
+  /// to step allocates nothing for the results at steady state).
   /// \throws RuntimeError if the session is closed or the graph is empty;
   ///   ValueError if a feed or fetch is from another graph or a feed does not fit its tensor;
   ///   an OpError subclass from the first failing op (the message names it). Variable
-  ///   updates made by ops that ran before the failure are kept, as in TensorFlow.
+  ///   updates made by ops that ran before the failure are kept, as in TensorFlow; what
+  ///   `*outputs` holds after a throw is unspecified.
+  void Run(const std::vector<Output>& fetches, const FeedDict& feeds,
+           const std::vector<Operation*>& targets, const RunOptions& options,
+           RunMetadata* run_metadata, std::vector<Tensor>* outputs) override;
+  /// The same run, returning the fetched values in a new vector. Final: it only calls the
+  /// Run above, so a subclass (RemoteSession) overrides that one, and both forms keep
+  /// meaning the same run whichever one a caller (or the hooked layer) uses.
   std::vector<Tensor> Run(const std::vector<Output>& fetches, const FeedDict& feeds = {},
                           const std::vector<Operation*>& targets = {},
                           const RunOptions& options = {},
-                          RunMetadata* run_metadata = nullptr) override;
+                          RunMetadata* run_metadata = nullptr) final;
   // [mts:lab-contract-session-run-end]
 
   /// Releases the session's state and wakes runs blocked on queues. Idempotent; never

@@ -11,8 +11,11 @@
 // implements it; every wrapper layer (stage 03's WrappedSession and those above) implements
 // it and holds another one inside.
 //
-// The convenience overloads (`Run(output)`, `Run(op)`) are non-virtual and call the one
-// virtual Run; a class that overrides Run adds `using SessionInterface::Run;` to keep them.
+// The convenience overloads (`Run(output)`, `Run(op)`) are non-virtual and call the
+// virtual Run that returns its results; a class that overrides Run adds
+// `using SessionInterface::Run;` to keep them. A second virtual Run writes the results into
+// a vector the caller keeps (TensorFlow's C++ form); by default it calls the first, and only
+// a session that can fill the vector in place overrides it.
 //
 // TensorFlow: the interface shared by tf.Session and _WrappedSession (run, graph, close).
 #ifndef MTS_SRC_01_SESSION_SESSION_INTERFACE_H_
@@ -68,6 +71,20 @@ class SessionInterface {
                                   const std::vector<Operation*>& targets = {},
                                   const RunOptions& options = {},
                                   RunMetadata* run_metadata = nullptr) = 0;
+
+  /// Runs like the Run above, but writes the fetched values into `*outputs` (cleared
+  /// first, then one per fetch, in order) instead of returning a new vector: the form of
+  /// TensorFlow's C++ Session::Run. A caller that runs step after step with the same vector
+  /// reuses its storage, so the results cost no heap allocation once it has grown; the
+  /// hooked layer runs the session below it this way. The default calls the Run above and
+  /// moves its result in (so a layer that overrides only that one keeps its behaviour); the
+  /// raw Session overrides it to write in place. After a throw, what `*outputs` holds is
+  /// unspecified.
+  virtual void Run(const std::vector<Output>& fetches, const FeedDict& feeds,
+                   const std::vector<Operation*>& targets, const RunOptions& options,
+                   RunMetadata* run_metadata, std::vector<Tensor>* outputs) {
+    *outputs = Run(fetches, feeds, targets, options, run_metadata);
+  }
 
   /// The graph this session runs.
   virtual Graph* graph() const = 0;

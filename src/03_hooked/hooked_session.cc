@@ -39,14 +39,17 @@ HookedSession::HookedSession(std::unique_ptr<SessionInterface> session,
     : WrappedSession(std::move(session)), hooks_(std::move(hooks)) {}
 
 // [mts:hooked-run]
-std::vector<Tensor> HookedSession::Run(const std::vector<Output>& fetches, const FeedDict& feeds,
-                                       const std::vector<Operation*>& targets,
-                                       const RunOptions& options, RunMetadata* run_metadata) {
+void HookedSession::Run(const std::vector<Output>& fetches, const FeedDict& feeds,
+                        const std::vector<Operation*>& targets, const RunOptions& options,
+                        RunMetadata* run_metadata, std::vector<Tensor>* outputs) {
   // [mts:lab 03_hooked]
   if (ShouldStop()) throw RuntimeError("Run called even after should_stop requested.");
   // Without hooks there is nothing to ask, merge or hand back: skip building the copies
   // below, which cost more than the layer's target of 100 ns (see the performance appendix).
-  if (hooks_.empty()) return inner()->Run(fetches, feeds, targets, options, run_metadata);
+  if (hooks_.empty()) {
+    inner()->Run(fetches, feeds, targets, options, run_metadata, outputs);
+    return;
+  }
 
   SessionRunContext context(fetches, targets, feeds, *inner());
   RunOptions merged_options = options;  // A copy: the caller's options stay as they were.
@@ -92,30 +95,41 @@ std::vector<Tensor> HookedSession::Run(const std::vector<Output>& fetches, const
     all_feeds = &combined;
   }
 
-  // 3. One run of the session below, with one RunMetadata every hook shares.
+  // 3. One run of the session below, with one RunMetadata every hook shares. Its values
+  //    go into a vector kept with the lists, whose storage the next run reuses.
   RunMetadata local_metadata;
   RunMetadata& metadata = run_metadata != nullptr ? *run_metadata : local_metadata;
-  std::vector<Tensor> outputs =
-      inner()->Run(all_fetches, *all_feeds, all_targets, merged_options, &metadata);
+  std::vector<Tensor>& all_results = lists->all_results;
+  inner()->Run(all_fetches, *all_feeds, all_targets, merged_options, &metadata, &all_results);
 
   // 4. Each hook gets exactly its own results, in list order, in a vector lent to it for
   //    its AfterRun and taken back, storage and all, for the next hook.
   std::vector<Tensor>& results = lists->hook_results;
   for (size_t h = 0; h < hooks_.size(); ++h) {
-    auto begin = outputs.begin() + lists->offsets[h];
+    auto begin = all_results.begin() + lists->offsets[h];
     results.assign(begin, begin + lists->counts[h]);
     SessionRunValues values{std::move(results), merged_options, metadata};
     hooks_[h]->AfterRun(context, values);
     results = std::move(values.results);
   }
   should_stop_ = should_stop_ || context.stop_requested();
-  results.clear();  // Hold no tensor of this run past it.
-  spare_lists_ = std::move(lists);
 
-  outputs.resize(fetches.size());
-  return outputs;
+  // 5. The caller gets the first fetches.size() values, its own. The kept lists hold no
+  //    tensor of this run past it.
+  outputs->assign(all_results.begin(), all_results.begin() + fetches.size());
+  all_results.clear();
+  results.clear();
+  spare_lists_ = std::move(lists);
   // [mts:lab-end]
 }
 // [mts:hooked-run-end]
+
+std::vector<Tensor> HookedSession::Run(const std::vector<Output>& fetches, const FeedDict& feeds,
+                                       const std::vector<Operation*>& targets,
+                                       const RunOptions& options, RunMetadata* run_metadata) {
+  std::vector<Tensor> outputs;
+  Run(fetches, feeds, targets, options, run_metadata, &outputs);
+  return outputs;
+}
 
 }  // namespace mts

@@ -46,12 +46,17 @@ class HookedSession : public WrappedSession {
 
   // [mts:lab-contract-hooked-run]
   /// Runs `fetches` together with what every hook asked for, in one run of the inner
-  /// session, then hands each hook its results; returns the caller's fetches.
+  /// session, then hands each hook its results; writes the caller's fetches, and only
+  /// those, into `*outputs` (what it held before is dropped).
   /// \throws RuntimeError "Run called even after should_stop requested." once a hook has
   ///   requested a stop (or after Close); RuntimeError("Same tensor is fed by two hooks.
   ///   Conflict(s): [...]") or ("... by a SessionRunHook and user. ...") before running;
   ///   whatever a hook or the run raises, in which case no later AfterRun is called and a
   ///   stop requested in this run is not recorded (as in TensorFlow).
+  void Run(const std::vector<Output>& fetches, const FeedDict& feeds,
+           const std::vector<Operation*>& targets, const RunOptions& options,
+           RunMetadata* run_metadata, std::vector<Tensor>* outputs) override;
+  /// The same run, returning the caller's fetches in a new vector.
   std::vector<Tensor> Run(const std::vector<Output>& fetches, const FeedDict& feeds = {},
                           const std::vector<Operation*>& targets = {},
                           const RunOptions& options = {},
@@ -73,6 +78,7 @@ class HookedSession : public WrappedSession {
     std::vector<Operation*> targets;   // Likewise.
     std::vector<size_t> offsets;       // Where each hook's fetches begin in `fetches`...
     std::vector<size_t> counts;        // ... and how many there are.
+    std::vector<Tensor> all_results;   // The inner run's values, one per entry of `fetches`.
     std::vector<Tensor> hook_results;  // Lent to each hook's SessionRunValues in turn.
   };
 

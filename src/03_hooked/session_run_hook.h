@@ -28,6 +28,7 @@
 #include <optional>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "src/01_session/session_interface.h"
 
 namespace mts {
@@ -35,11 +36,18 @@ namespace mts {
 class Coordinator;  // Stage 04; hooks only pass it along.
 
 /// What a hook asks to add to a run: fetches, targets, feeds and options.
+///
+/// BeforeRun returns one by value every step, as TensorFlow's before_run does, so what it
+/// holds is built anew each step. Its fetches are a vector that keeps its first four
+/// elements inside the object (absl::InlinedVector, used like a std::vector): the global
+/// step, a loss, a summary — what hooks ask for — then cost no heap allocation, where a
+/// std::vector would allocate for its first element (see the performance appendix). Targets
+/// and feeds are usually empty, and an empty std::vector or std::map allocates nothing.
 struct SessionRunArgs {
-  std::vector<Output> fetches;      ///< Tensors whose values the hook wants.
-  std::vector<Operation*> targets;  ///< Ops to run for their effect.
-  FeedDict feeds;                   ///< Tensors the hook feeds.
-  RunOptions options;               ///< Options merged into the run's (max trace level).
+  absl::InlinedVector<Output, 4> fetches;  ///< Tensors whose values the hook wants.
+  std::vector<Operation*> targets;         ///< Ops to run for their effect.
+  FeedDict feeds;                          ///< Tensors the hook feeds.
+  RunOptions options;                      ///< Options merged into the run's (max trace level).
 };
 
 /// The run a hook is being called around: the caller's request and the raw session.
@@ -58,7 +66,9 @@ class SessionRunContext {
   /// The caller's fetches, targets and feeds (options are not part of it).
   const SessionRunArgs& original_args() const {
     if (original_args_ != nullptr) return *original_args_;
-    if (!copied_args_) copied_args_ = SessionRunArgs{*fetches_, *targets_, *feeds_, {}};
+    if (!copied_args_) {
+      copied_args_ = SessionRunArgs{{fetches_->begin(), fetches_->end()}, *targets_, *feeds_, {}};
+    }
     return *copied_args_;
   }
   /// The raw session: running it bypasses the hooks (use it sparingly).

@@ -6,7 +6,6 @@
 #include <utility>
 #include <vector>
 
-#include "src/platform/errors.h"
 #include "src/01_session/execution_plan.h"
 #include "src/01_session/op_def.h"
 #include "src/01_session/resource_mgr.h"
@@ -16,6 +15,7 @@
 #include "src/07_distributed/replica_device_setter.h"
 #include "src/07_distributed/server.h"
 #include "src/07_distributed/tensor_coding.h"
+#include "src/platform/errors.h"
 #include "src/platform/logging.h"
 
 namespace mts {
@@ -189,25 +189,24 @@ void RemoteSession::SendUpdates(const StepPlan& plan, const std::vector<Tensor>&
 // [mts:remote-update-end]
 
 // [mts:remote-run]
-std::vector<Tensor> RemoteSession::Run(const std::vector<Output>& fetches, const FeedDict& feeds,
-                                       const std::vector<Operation*>& targets,
-                                       const RunOptions& options, RunMetadata* run_metadata) {
+void RemoteSession::Run(const std::vector<Output>& fetches, const FeedDict& feeds,
+                        const std::vector<Operation*>& targets, const RunOptions& options,
+                        RunMetadata* run_metadata, std::vector<Tensor>* outputs) {
   if (closed()) {
     throw RuntimeError("Attempted to use a closed Session. Make a new session to run again.");
   }
   std::shared_ptr<const StepPlan> plan = GetStepPlan(fetches, feeds, targets);
   if (plan->reads.empty() && plan->writers.empty()) {
-    return Session::Run(fetches, feeds, targets, options, run_metadata);  // Worker-local.
+    Session::Run(fetches, feeds, targets, options, run_metadata, outputs);  // Worker-local.
+    return;
   }
   std::lock_guard<std::mutex> step(step_mu_);
   ReadPlaced(*plan);  // 1. one RPC per task
   std::vector<Output> all_fetches = fetches;
   all_fetches.insert(all_fetches.end(), plan->extra_fetches.begin(), plan->extra_fetches.end());
-  std::vector<Tensor> results =
-      Session::Run(all_fetches, feeds, targets, options, run_metadata);  // 2. locally
-  SendUpdates(*plan, results, fetches.size());                           // 3. one RPC per task
-  results.resize(fetches.size());
-  return results;
+  Session::Run(all_fetches, feeds, targets, options, run_metadata, outputs);  // 2. locally
+  SendUpdates(*plan, *outputs, fetches.size());                               // 3. one RPC per task
+  outputs->resize(fetches.size());
 }
 // [mts:remote-run-end]
 

@@ -79,10 +79,10 @@ class RemoteSession : public Session {
   /// \throws UnavailableError if a ps task is down or misses the deadline.
   /// \throws AbortedError if a ps task restarted since the session was made.
   /// \throws OpError as the step, or an update on the server, raised it.
-  std::vector<Tensor> Run(const std::vector<Output>& fetches, const FeedDict& feeds = {},
-                          const std::vector<Operation*>& targets = {},
-                          const RunOptions& options = {},
-                          RunMetadata* run_metadata = nullptr) override;
+  /// (Session's Run that returns a vector calls this one.)
+  void Run(const std::vector<Output>& fetches, const FeedDict& feeds,
+           const std::vector<Operation*>& targets, const RunOptions& options,
+           RunMetadata* run_metadata, std::vector<Tensor>* outputs) override;
 
   /// The incarnation of ps task `task` this session was made against (0 if unused).
   uint64_t incarnation(int task) const;

@@ -72,6 +72,26 @@ TEST_F(SessionTest, RunReturnsFetchesInOrder) {
   EXPECT_EQ(values[3].scalar<float>(), 1.0f);
 }
 
+// The Run that fills a caller's vector gives what the returning Run gives and replaces what
+// the vector held, so one vector can serve run after run.
+TEST_F(SessionTest, RunIntoOutputsReplacesWhatTheVectorHeld) {
+  Output a = Constant(1.0f), b = Constant(2.0f);
+  Session session;
+  session.Run(GlobalVariablesInitializer());
+  std::vector<Tensor> outputs = {Tensor::Scalar(7.0f), Tensor::Scalar(8.0f), Tensor::Scalar(9.0f)};
+  session.Run({b, a, b}, {}, {}, {}, nullptr, &outputs);
+  ASSERT_EQ(outputs.size(), 3u);
+  EXPECT_EQ(outputs[0].scalar<float>(), 2.0f);
+  EXPECT_EQ(outputs[1].scalar<float>(), 1.0f);
+  EXPECT_EQ(outputs[2].scalar<float>(), 2.0f);
+  session.Run({a}, {}, {increment_.op()}, {}, nullptr, &outputs);
+  ASSERT_EQ(outputs.size(), 1u);
+  EXPECT_EQ(outputs[0].scalar<float>(), 1.0f);
+  session.Run({}, {}, {increment_.op()}, {}, nullptr, &outputs);
+  EXPECT_TRUE(outputs.empty());
+  EXPECT_EQ(Count(session), 2);
+}
+
 // A run with nothing to fetch and no targets does nothing and returns nothing.
 TEST_F(SessionTest, EmptyRunReturnsNothing) {
   Session session;
@@ -513,8 +533,8 @@ TEST_F(SessionTest, ConcurrentReadsNeverSeeATornValue) {
   constexpr int kReaders = 4;
   constexpr int kSteps = 200;
   Variable w(Tensor::Zeros(DataType::kInt64, {kElements}), "w");
-  Output add_ones = w.AssignAdd(Constant(Tensor::FromValues<int64_t>(
-      {kElements}, std::vector<int64_t>(kElements, 1))));
+  Output add_ones = w.AssignAdd(
+      Constant(Tensor::FromValues<int64_t>({kElements}, std::vector<int64_t>(kElements, 1))));
   Session session;
   session.Run(GlobalVariablesInitializer());
   std::vector<int> torn_reads(kReaders, 0);

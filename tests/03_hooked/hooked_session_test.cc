@@ -17,6 +17,7 @@
 namespace mts {
 namespace {
 
+using ::testing::ElementsAre;
 using ::testing::StrEq;
 using ::testing::ThrowsMessage;
 
@@ -81,6 +82,29 @@ TEST_F(HookedSessionTest, AfterRunSeesFetchesRequestedInBeforeRun) {
   EXPECT_EQ(raw_->runs(), 1);
 }
 
+// The Run that fills a caller's vector hands back the caller's values only, replacing what the
+// vector held, run after run. Here over the raw Session, which fills the layer's own vector in
+// place, with a hook asking for more tensors than a SessionRunArgs keeps inside itself.
+TEST_F(HookedSessionTest, RunIntoOutputsGivesTheCallerOnlyItsValues) {
+  auto h = Hook("h");
+  h->request.fetches = {a_, b_, a_, b_, a_};
+  auto raw = std::make_unique<Session>(&graph_);
+  raw->Run(init_);
+  HookedSession session(std::move(raw), {h});
+  std::vector<Tensor> out = {Tensor::Scalar(7.0f), Tensor::Scalar(8.0f)};
+  for (int step = 0; step < 2; ++step) {
+    session.Run({b_}, {}, {increment_}, {}, nullptr, &out);
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(out[0].scalar<float>(), 3.0f);
+    ASSERT_EQ(h->results.size(), 5u);
+    EXPECT_EQ(h->results[3].scalar<float>(), 3.0f);
+    EXPECT_EQ(h->results[4].scalar<float>(), 2.0f);
+  }
+  session.Run({}, {}, {increment_}, {}, nullptr, &out);
+  EXPECT_TRUE(out.empty());
+  EXPECT_EQ(session.Run(counter_.value()).scalar<float>(), 3.0f);
+}
+
 // Runs reuse the lists of the one before: a hook whose request shrinks, grows or fails
 // between runs still gets exactly its own values, and so does the caller.
 TEST_F(HookedSessionTest, EachRunMergesItsOwnRequests) {
@@ -128,7 +152,7 @@ TEST_F(HookedSessionTest, ContextShowsTheCallersRequest) {
   h->extra = b_;
   auto session = Make({h});
   session->Run({a_}, {{x_, Tensor::Scalar(1.0f)}}, {increment_});
-  EXPECT_EQ(h->seen.fetches, std::vector<Output>{a_});
+  EXPECT_THAT(h->seen.fetches, ElementsAre(a_));
   EXPECT_EQ(h->seen.targets, std::vector<Operation*>{increment_});
   ASSERT_EQ(h->seen.feeds.size(), 1u);
   EXPECT_EQ(h->seen.feeds.begin()->first, x_);

@@ -30,15 +30,27 @@ namespace {
 const MlpShape kSpirals{{2, 32, 32, 3}, /*relu=*/false};
 const MlpShape kMlp784{{784, 256, 10}, /*relu=*/true};
 
-// Heap allocations per call of `step` at steady state: the mean over `n` calls after one more
-// to warm up (a new signature is planned, buffers are first allocated).
+// Heap allocations of `step` at steady state, over `n` calls after one more to warm up (a new
+// signature is planned, buffers are first allocated): the mean per call, and how many of the
+// calls allocated at all (so that a few costly calls, such as the hooks' events every
+// hundredth step, are told apart from a little on every call). -1 for both when not counted.
+struct Allocations {
+  double per_step;
+  int steps_allocating;
+};
+
 template <typename Step>
-double AllocationsPerStep(Step&& step, int n) {
+Allocations AllocationsPerStep(Step&& step, int n) {
   step();
+  if (HeapAllocations() < 0) return {-1, -1};
   const int64_t before = HeapAllocations();
-  for (int i = 0; i < n; ++i) step();
-  if (before < 0) return -1;
-  return static_cast<double>(HeapAllocations() - before) / n;
+  int steps_allocating = 0;
+  for (int i = 0; i < n; ++i) {
+    const int64_t start = HeapAllocations();
+    step();
+    if (HeapAllocations() != start) ++steps_allocating;
+  }
+  return {static_cast<double>(HeapAllocations() - before) / n, steps_allocating};
 }
 
 // [mts:bench-train-step]
@@ -74,14 +86,16 @@ void TrainStep(benchmark::State& state, const MlpShape& shape, double limit) {
   // so 200 steps include two of each), of a bare Session running the same step, and of
   // the step by hand.
   const int n = 200;
-  state.counters["allocs_per_step"] =
+  const Allocations through_stack =
       AllocationsPerStep([&] { stack->Run(no_fetches, feeds, targets); }, n);
+  state.counters["allocs_per_step"] = through_stack.per_step;
+  state.counters["allocating_steps"] = through_stack.steps_allocating;  // Of the 200.
   Session session(&graph);
   session.Run({}, {}, {init});
   state.counters["session_allocs_per_step"] =
-      AllocationsPerStep([&] { session.Run(no_fetches, feeds, targets); }, n);
+      AllocationsPerStep([&] { session.Run(no_fetches, feeds, targets); }, n).per_step;
   state.counters["by_hand_allocs_per_step"] =
-      AllocationsPerStep([&] { benchmark::DoNotOptimize(by_hand.Step(batch)); }, n);
+      AllocationsPerStep([&] { benchmark::DoNotOptimize(by_hand.Step(batch)); }, n).per_step;
   stack->Close();
   RemoveTempDir(dir);
 }

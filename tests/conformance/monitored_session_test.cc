@@ -62,7 +62,8 @@ class FakeHook : public SessionRunHook {
   }
   SessionRunArgs BeforeRun(SessionRunContext& context) override {
     ++counts["before_run"];
-    last_fetches = context.original_args().fetches;
+    const auto& fetches = context.original_args().fetches;
+    last_fetches.assign(fetches.begin(), fetches.end());
     last_session = &context.session();
     return request;
   }
