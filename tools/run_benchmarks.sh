@@ -6,16 +6,16 @@
 #   tools/run_benchmarks.sh [OUT_FILE]   default: chapters/appendix_performance/results.inc
 #
 # Extra arguments for every binary go in BENCHMARK_ARGS (e.g. --benchmark_filter=Stack).
-# The build is `--config=native` (the vector instructions of this machine, see .bazelrc);
-# BENCHMARK_CONFIG picks another (BENCHMARK_CONFIG=portable, or empty for the default flags).
+# The build uses the default flags, which compile for the vector instructions of this
+# machine (see .bazelrc); BENCHMARK_CONFIG picks a config (BENCHMARK_CONFIG=portable).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-chapters/appendix_performance/results.inc}
 binaries=(overhead_benchmark train_benchmark checkpoint_benchmark queue_benchmark)
 
-config=${BENCHMARK_CONFIG-native}
+config=${BENCHMARK_CONFIG-}
 flags=${config:+--config=$config}
-bazel build -c opt ${config:+--config=$config} "${binaries[@]/#///tests/benchmarks:}" >&2
+bazel build -c opt $flags "${binaries[@]/#///tests/benchmarks:}" >&2
 json_dir=$(mktemp -d /tmp/mts-benchmarks.XXXXXX)
 trap 'rm -rf "$json_dir"' EXIT
 load_before=$(cut -d" " -f1-3 /proc/loadavg)
@@ -24,7 +24,7 @@ for b in "${binaries[@]}"; do
   MTS_MIN_LOG_LEVEL=2 "bazel-bin/tests/benchmarks/$b" --benchmark_format=json \
     --benchmark_out="$json_dir/$b.json" --benchmark_out_format=json ${BENCHMARK_ARGS:-} >/dev/null
 done
-machine="$(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, $(uname -sr); built with ${flags:-the default flags}"
+machine="$(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, $(uname -sr); built with ${flags:-the default flags (-march=native -mno-avx512f)}"
 /usr/bin/python3 tools/benchmark_table.py --machine "$machine" \
   --load "$load_before / $(cut -d' ' -f1-3 /proc/loadavg)" \
   --commit "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src tests || echo '+changes')" \

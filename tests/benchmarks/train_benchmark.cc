@@ -111,15 +111,16 @@ BENCHMARK(BM_TrainStepMlp784)->Arg(64)->Unit(benchmark::kMicrosecond);
 
 // The peak: independent chains of vector multiply-adds, so no chain waits on its own
 // latency, each held in a register of its own (written out one by one: a loop over an
-// array makes the compiler keep the chains in memory). One function per instruction set:
-// `Fma512` the 512-bit fused multiply-add of AVX-512, `Fma256` the 256-bit one of AVX2/FMA,
+// array makes the compiler keep the chains in memory). Each chain starts from a value of
+// its own: chains that start equal stay equal, and the compiler rightly computes them once,
+// which would report ten times the work done. One function per instruction set: `Fma512` the 512-bit fused multiply-add of AVX-512, `Fma256` the 256-bit one of AVX2/FMA,
 // `Sse` the 128-bit multiply and add of baseline x86-64. Each is compiled for its own
 // instructions whatever the build's -march, so the table can say what the core could do and
 // what the instructions this build lets Eigen use could do.
 #define MTS_FMA_CHAINS(T, fmadd, set1)                                                       \
   const T m = set1(0.999999f), c = set1(1e-7f);                                              \
-  T a0 = set1(1.0f), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0, a8 = a0, \
-    a9 = a0;                                                                                 \
+  T a0 = set1(1.0f), a1 = set1(1.1f), a2 = set1(1.2f), a3 = set1(1.3f), a4 = set1(1.4f),     \
+    a5 = set1(1.5f), a6 = set1(1.6f), a7 = set1(1.7f), a8 = set1(1.8f), a9 = set1(1.9f);     \
   const double start = NowNs(Clock::kProcessCpu);                                            \
   for (int64_t i = 0; i < iters; ++i) {                                                      \
     a0 = fmadd(a0, m, c);                                                                    \
@@ -156,8 +157,10 @@ __attribute__((target("avx2,fma"))) double PeakFma256Gflops(int64_t iters) {
 __attribute__((target("sse2"))) double PeakSseGflops(int64_t iters) {
   // Multiplies and adds go to different units: six chains of each keep both busy.
   const __m128 m = _mm_set1_ps(0.999999f), c = _mm_set1_ps(1e-7f);
-  __m128 p0 = _mm_set1_ps(1.0f), p1 = p0, p2 = p0, p3 = p0, p4 = p0, p5 = p0;
-  __m128 s0 = p0, s1 = p0, s2 = p0, s3 = p0, s4 = p0, s5 = p0;
+  __m128 p0 = _mm_set1_ps(1.0f), p1 = _mm_set1_ps(1.1f), p2 = _mm_set1_ps(1.2f),
+         p3 = _mm_set1_ps(1.3f), p4 = _mm_set1_ps(1.4f), p5 = _mm_set1_ps(1.5f);
+  __m128 s0 = _mm_set1_ps(2.0f), s1 = _mm_set1_ps(2.1f), s2 = _mm_set1_ps(2.2f),
+         s3 = _mm_set1_ps(2.3f), s4 = _mm_set1_ps(2.4f), s5 = _mm_set1_ps(2.5f);
   const double start = NowNs(Clock::kProcessCpu);
   for (int64_t i = 0; i < iters; ++i) {
     p0 = _mm_mul_ps(p0, m);
