@@ -113,10 +113,11 @@ BENCHMARK(BM_TrainStepMlp784)->Arg(64)->Unit(benchmark::kMicrosecond);
 // latency, each held in a register of its own (written out one by one: a loop over an
 // array makes the compiler keep the chains in memory). Each chain starts from a value of
 // its own: chains that start equal stay equal, and the compiler rightly computes them once,
-// which would report ten times the work done. One function per instruction set: `Fma512` the 512-bit fused multiply-add of AVX-512, `Fma256` the 256-bit one of AVX2/FMA,
-// `Sse` the 128-bit multiply and add of baseline x86-64. Each is compiled for its own
-// instructions whatever the build's -march, so the table can say what the core could do and
-// what the instructions this build lets Eigen use could do.
+// which would report ten times the work done. One function per instruction set: `Fma512` the
+// 512-bit fused multiply-add of AVX-512, `Fma256` the 256-bit one of AVX2/FMA, `Sse` the 128-bit
+// multiply and add of baseline x86-64. Each is compiled for its own instructions whatever the
+// build's -march, so the table can say what the core could do and what the instructions this build
+// lets Eigen use could do.
 #define MTS_FMA_CHAINS(T, fmadd, set1)                                                       \
   const T m = set1(0.999999f), c = set1(1e-7f);                                              \
   T a0 = set1(1.0f), a1 = set1(1.1f), a2 = set1(1.2f), a3 = set1(1.3f), a4 = set1(1.4f),     \
