@@ -31,47 +31,31 @@ constexpr char kDamagedAdvice[] =
 
 // ---- Dtypes on disk: TensorFlow's DataType enum numbers, so a hex dump reads familiar. ----
 
+// One table read both ways, so writing and reading cannot disagree about a code.
+struct DiskDtypeCode {
+  DataType dtype;
+  uint8_t code;
+};
+constexpr DiskDtypeCode kDiskDtypes[] = {
+    {DataType::kFloat, 1},  {DataType::kDouble, 2}, {DataType::kInt32, 3},
+    {DataType::kString, 7}, {DataType::kInt64, 9},  {DataType::kBool, 10},
+};
+
 uint8_t DiskDtype(DataType dtype) {
-  switch (dtype) {
-    case DataType::kFloat:
-      return 1;
-    case DataType::kDouble:
-      return 2;
-    case DataType::kInt32:
-      return 3;
-    case DataType::kString:
-      return 7;
-    case DataType::kInt64:
-      return 9;
-    case DataType::kBool:
-      return 10;
+  for (const DiskDtypeCode& entry : kDiskDtypes) {
+    if (entry.dtype == dtype) return entry.code;
   }
-  return 0;  // Unreachable: every enumerator is handled above.
+  return 0;  // Unreachable: every dtype is in the table.
 }
 
 bool DtypeFromDisk(uint8_t code, DataType* dtype) {
-  switch (code) {
-    case 1:
-      *dtype = DataType::kFloat;
+  for (const DiskDtypeCode& entry : kDiskDtypes) {
+    if (entry.code == code) {
+      *dtype = entry.dtype;
       return true;
-    case 2:
-      *dtype = DataType::kDouble;
-      return true;
-    case 3:
-      *dtype = DataType::kInt32;
-      return true;
-    case 7:
-      *dtype = DataType::kString;
-      return true;
-    case 9:
-      *dtype = DataType::kInt64;
-      return true;
-    case 10:
-      *dtype = DataType::kBool;
-      return true;
-    default:
-      return false;
+    }
   }
+  return false;
 }
 
 // Bytes per element of the fixed-size dtypes (bool is one byte on disk).
