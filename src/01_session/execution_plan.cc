@@ -117,6 +117,27 @@ ExecutionPlan ExecutionPlan::Build(const std::vector<Output>& feeds,
   for (int s = kNoValueSlot + 1; s < plan.num_slots; ++s) {
     if (!fetched[s] && last_reader[s] >= 0) plan.nodes[last_reader[s]].release.push_back(s);
   }
+
+  // [mts:forwardable-inputs]
+  // An input may lend its buffer to the op's output when this op is its last reader, it is
+  // not fetched, and it is not a feed (the caller's tensor is never written). It must also
+  // be read through no other input of the same op. Whether the buffer is really free is
+  // known only at run time (a variable or a fetched tensor may share it): the kernel checks
+  // the use count then.
+  std::vector<bool> is_feed(plan.num_slots, false);
+  for (int s : plan.feed_slots) is_feed[s] = true;
+  for (int n = 0; n < static_cast<int>(plan.nodes.size()); ++n) {
+    PlanNode& node = plan.nodes[n];
+    const int* slots = plan.input_slots.data() + node.input_offset;
+    for (int i = node.op->def().num_ref_inputs; i < std::min(node.num_inputs, 64); ++i) {
+      const int s = slots[i];
+      if (fetched[s] || is_feed[s] || last_reader[s] != n) continue;
+      if (std::count(slots, slots + node.num_inputs, s) == 1) {
+        node.forwardable_inputs |= uint64_t{1} << i;
+      }
+    }
+  }
+  // [mts:forwardable-inputs-end]
   return plan;
   // [mts:lab-end]
 }

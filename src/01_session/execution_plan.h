@@ -7,7 +7,8 @@
 // in what order (creation order, which is topological because an op's inputs exist before
 // it), where each value lives (one slot per output in a flat array), and after which op a
 // value is dead and can be released (so a variable's old value is not held while an update
-// wants to reuse its buffer). A training loop runs one signature millions of times; it plans
+// wants to reuse its buffer), and which inputs an op may overwrite with its output because
+// nothing reads them after it (buffer forwarding). A training loop runs one signature millions of times; it plans
 // it once.
 //
 // Thread safety: a plan is immutable after Build, and shared by concurrent runs.
@@ -17,6 +18,7 @@
 #ifndef MTS_SRC_01_SESSION_EXECUTION_PLAN_H_
 #define MTS_SRC_01_SESSION_EXECUTION_PLAN_H_
 
+#include <cstdint>
 #include <unordered_set>
 #include <vector>
 
@@ -48,6 +50,10 @@ struct PlanNode {
   std::vector<int> check_initialized;
   /// Slots whose last reader is this op: released right after it runs.
   std::vector<int> release;
+  /// Bit i is set when input i's value dies at this op and is read by no other input of it,
+  /// so a kernel may write its output into that buffer (OpKernelContext::
+  /// forward_input_or_allocate_output). Inputs past the 64th are never forwarded.
+  uint64_t forwardable_inputs = 0;
 };
 
 /// The executable form of one Run signature.

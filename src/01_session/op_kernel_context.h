@@ -10,6 +10,9 @@
 #ifndef MTS_SRC_01_SESSION_OP_KERNEL_CONTEXT_H_
 #define MTS_SRC_01_SESSION_OP_KERNEL_CONTEXT_H_
 
+#include <cstdint>
+#include <initializer_list>
+
 #include "src/01_session/op_def.h"
 #include "src/01_session/operation.h"
 #include "src/01_session/resource_mgr.h"
@@ -34,15 +37,18 @@ inline constexpr const char* kRunTimedOutMessage = "Timed out waiting for notifi
 class OpKernelContext {
  public:
   /// Made by the executor: `inputs` points at the op's input values, `outputs` at its
-  /// output slots, `resource` at its per-session state (or null).
+  /// output slots, `resource` at its per-session state (or null). Bit i of
+  /// `forwardable_inputs` says input i dies at this op (ExecutionPlan's PlanNode).
   OpKernelContext(const Operation& op, const Tensor* const* inputs, Tensor* outputs,
-                  ResourceBase* resource, ResourceBase* const* ref_resources, Session* session)
+                  ResourceBase* resource, ResourceBase* const* ref_resources, Session* session,
+                  uint64_t forwardable_inputs = 0)
       : op_(op),
         inputs_(inputs),
         outputs_(outputs),
         resource_(resource),
         ref_resources_(ref_resources),
-        session_(session) {}
+        session_(session),
+        forwardable_inputs_(forwardable_inputs) {}
 
   /// The op being run.
   const Operation& op() const { return op_; }
@@ -55,6 +61,30 @@ class OpKernelContext {
     outputs_[i] = Tensor(op_.output_dtype(i), shape);
     return outputs_[i];
   }
+  // [mts:forward-input]
+  /// Output `i` with `shape`, in the buffer of the first input in `candidates` that can lend
+  /// it, else newly allocated (TensorFlow's forward_input_or_allocate_output). An input can
+  /// lend its buffer when it dies at this op (the plan says so), nothing else holds the
+  /// buffer (its use count is one: not a variable's value, a fetched or a queued tensor), and
+  /// it has the output's dtype and element count. The kernel then reads that input and
+  /// writes the output through one buffer, so only a kernel whose element k of the output
+  /// depends on element k of the input alone (an elementwise one) may call this.
+  Tensor& forward_input_or_allocate_output(std::initializer_list<int> candidates, int i,
+                                           const TensorShape& shape) {
+    for (int c : candidates) {
+      if (c >= 64 || (forwardable_inputs_ >> c & 1) == 0) continue;
+      const Tensor& in = *inputs_[c];
+      if (in.RefCountIsOne() && in.dtype() == op_.output_dtype(i) &&
+          in.dtype() != DataType::kString && in.num_elements() == shape.num_elements()) {
+        // A second handle, so the input stays readable while the kernel runs; the executor
+        // drops the first right after it.
+        outputs_[i] = in.shape() == shape ? in : in.WithShape(shape);
+        return outputs_[i];
+      }
+    }
+    return allocate_output(i, shape);
+  }
+  // [mts:forward-input-end]
   /// A scratch tensor for the kernel's own use while it runs (TensorFlow's allocate_temp).
   /// Its buffer comes from the caching allocator, like an output's, where an Eigen
   /// temporary would be a heap allocation in every step.
@@ -86,6 +116,7 @@ class OpKernelContext {
   ResourceBase* resource_;
   ResourceBase* const* ref_resources_;
   Session* session_;
+  uint64_t forwardable_inputs_;
   const RunDeadline* deadline_ = nullptr;
 };
 

@@ -30,6 +30,7 @@ using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::Not;
 using ::testing::StartsWith;
 using ::testing::ThrowsMessage;
 
@@ -256,6 +257,45 @@ TEST_F(SaverTest, RestoreFromACorruptFileIsDataLossAndAssignsNothing) {
       [&] { saver.Restore(session, Path("model.ckpt-1")); },
       ThrowsMessage<DataLossError>(AllOf(HasSubstr(Path("model.ckpt-1")), HasSubstr("'words'"))));
   ExpectSameValues(model.Values(session), before);
+}
+
+// A large checkpoint is read on two threads (ReadAll in saver.cc): the values are the ones
+// saved, and when several tensors are damaged the error names the first in the Saver's
+// order, every time, whichever thread reaches its tensor first.
+TEST_F(SaverTest, ALargeRestoreIsExactAndNamesTheFirstDamagedTensor) {
+  constexpr int64_t kElements = int64_t{1} << 20;  // 4 MiB each, 20 MiB in all.
+  std::vector<Variable> vars;
+  for (const char* name : {"a", "b", "c", "d", "e"}) {
+    Tensor value(DataType::kFloat, {kElements});
+    for (int64_t i = 0; i < kElements; ++i) value.flat<float>()(i) = name[0] * 1e6f + i;
+    vars.emplace_back(value, name);
+  }
+  Saver saver;
+  Session session;
+  session.Run(GlobalVariablesInitializer());
+  std::vector<Tensor> saved;
+  for (const Variable& v : vars) saved.push_back(session.Run(v.value()).Copy());
+  saver.Save(session, Path("model.ckpt"), 1);
+  for (const Variable& v : vars) {
+    session.Run(v.Assign(Constant(Tensor::Zeros(DataType::kFloat, {kElements}))));
+  }
+  saver.Restore(session, Path("model.ckpt-1"));
+  for (size_t i = 0; i < vars.size(); ++i) {
+    EXPECT_TRUE(TensorEqual(session.Run(vars[i].value()), saved[i])) << vars[i].name();
+  }
+
+  // The data section holds a..e in name order and ends the file: damage the last byte of
+  // each of b, c, d and e.
+  std::string bytes = fs_->ReadFile(Path("model.ckpt-1"));
+  for (int k = 0; k < 4; ++k) bytes[bytes.size() - 1 - k * kElements * sizeof(float)] ^= 1;
+  fs_->WriteFileAtomically(Path("model.ckpt-1"), bytes);
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    EXPECT_THAT([&] { saver.Restore(session, Path("model.ckpt-1")); },
+                ThrowsMessage<DataLossError>(AllOf(HasSubstr("'b'"), Not(HasSubstr("'c'")))));
+  }
+  for (size_t i = 0; i < vars.size(); ++i) {
+    EXPECT_TRUE(TensorEqual(session.Run(vars[i].value()), saved[i])) << vars[i].name();
+  }
 }
 
 // ---- Save errors ------------------------------------------------------------------------------

@@ -42,12 +42,12 @@ void AddNShape(ShapeContext& ctx) {
 }
 void AddNKernel(OpKernelContext& ctx) {
   const Tensor& first = ctx.input(0);
-  Tensor& out = ctx.allocate_output(0, first.shape());
+  Tensor& out = ctx.forward_input_or_allocate_output({0}, 0, first.shape());
   DispatchDataType(first.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
       auto sum = out.flat<T>();
-      sum = first.flat<T>();
+      if (!out.SharesBufferWith(first)) sum = first.flat<T>();  // Else it holds them already.
       for (int i = 1; i < ctx.op().num_inputs(); ++i) {
         if (ctx.input(i).shape() != first.shape()) {
           throw InvalidArgumentError("AddN: inputs have shapes " + first.shape().ToString() +

@@ -150,7 +150,7 @@ void ScaleRowsShape(ShapeContext& ctx) {
 void ScaleRowsKernel(OpKernelContext& ctx) {
   const Tensor& scale = ctx.input(0);
   const Tensor& rows = ctx.input(1);
-  Tensor& out = ctx.allocate_output(0, rows.shape());
+  Tensor& out = ctx.forward_input_or_allocate_output({1}, 0, rows.shape());  // Elementwise in rows.
   DispatchDataType(rows.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_floating_point_v<T>) {

@@ -228,7 +228,9 @@ void BinaryKernel(OpKernelContext& ctx) {
   const Pattern pattern = MatchShapes(x, y, ctx.op());
   const bool x_shaped = pattern == Pattern::kSame || pattern == Pattern::kScalarY ||
                         pattern == Pattern::kRowY;
-  Tensor& out = ctx.allocate_output(0, x_shaped ? x.shape() : y.shape());
+  // Elementwise, so the output may take over an operand that dies here (only one of the
+  // output's element count qualifies, and a comparison's bool output takes neither).
+  Tensor& out = ctx.forward_input_or_allocate_output({0, 1}, 0, x_shaped ? x.shape() : y.shape());
   DispatchDataType(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (InClassV<T, F::kAccepts>()) {
@@ -295,7 +297,7 @@ void UnaryShape(ShapeContext& ctx) {
 template <typename F>
 void UnaryKernel(OpKernelContext& ctx) {
   const Tensor& x = ctx.input(0);
-  Tensor& out = ctx.allocate_output(0, x.shape());
+  Tensor& out = ctx.forward_input_or_allocate_output({0}, 0, x.shape());
   DispatchDataType(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (InClassV<T, F::kAccepts>()) out.flat<T>() = F()(x.flat<T>());

@@ -45,7 +45,7 @@ template <typename F>
 void ActivationGradKernel(OpKernelContext& ctx) {
   const Tensor& y = ctx.input(0);
   const Tensor& g = ctx.input(1);
-  Tensor& out = ctx.allocate_output(0, y.shape());
+  Tensor& out = ctx.forward_input_or_allocate_output({1, 0}, 0, y.shape());
   DispatchDataType(y.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_floating_point_v<T>) out.flat<T>() = F()(y.flat<T>(), g.flat<T>());

@@ -39,7 +39,7 @@ void ActivationShape(ShapeContext& ctx) {
 template <typename F>
 void ActivationKernel(OpKernelContext& ctx) {
   const Tensor& x = ctx.input(0);
-  Tensor& out = ctx.allocate_output(0, x.shape());
+  Tensor& out = ctx.forward_input_or_allocate_output({0}, 0, x.shape());
   DispatchDataType(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_floating_point_v<T>) out.flat<T>() = F()(x.flat<T>());
