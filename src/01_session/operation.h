@@ -16,6 +16,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -33,8 +34,9 @@ struct OpDef;
 /// The value of an op attribute: a flag, a number, a dtype, a shape, a constant tensor...
 using AttrValue = std::variant<bool, int64_t, double, std::string, DataType, TensorShape, Tensor,
                                std::vector<int64_t>, std::vector<std::string>>;
-/// An op's attributes by name.
-using AttrMap = std::map<std::string, AttrValue>;
+/// An op's attributes by name. The comparator is transparent so that a kernel's lookup by a
+/// string literal (`attr<bool>("transpose_a")`, every run) builds no std::string.
+using AttrMap = std::map<std::string, AttrValue, std::less<>>;
 
 /// The `index`-th output of an Operation: a symbolic tensor, computed when a Session runs it.
 class Output {
@@ -109,14 +111,14 @@ class Operation {
   /// All attributes.
   const AttrMap& attrs() const { return attrs_; }
   /// True if attribute `name` is set.
-  bool HasAttr(const std::string& name) const { return attrs_.count(name) > 0; }
+  bool HasAttr(std::string_view name) const { return attrs_.find(name) != attrs_.end(); }
   /// Attribute `name` as a T. \throws InvalidArgumentError if absent or of another type.
   template <typename T>
-  const T& attr(const std::string& name) const {
+  const T& attr(std::string_view name) const {
     auto it = attrs_.find(name);
     if (it == attrs_.end() || !std::holds_alternative<T>(it->second)) {
-      throw InvalidArgumentError("Op '" + name_ + "' (" + type_ + ") has no attribute '" + name +
-                                 "' of the requested type");
+      throw InvalidArgumentError("Op '" + name_ + "' (" + type_ + ") has no attribute '" +
+                                 std::string(name) + "' of the requested type");
     }
     return std::get<T>(it->second);
   }
