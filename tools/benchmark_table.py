@@ -22,6 +22,7 @@ ROWS = [
     ("BM_GemmFractionOfPeak", "4", "Eigen GEMM 64x784x256, fraction of the peak of the vector instructions the build uses"),
     ("BM_SaveLarge", "5", "Saver::Save of 64 MiB / write+fsync of the same bytes"),
     ("BM_RestoreLarge", "5", "Saver::Restore of 64 MiB / read of the same bytes"),
+    ("BM_RestoreLargeWall", "5", "the same on the wall clock (two threads read)"),
     ("BM_SaveSmall", "5", "Saver::Save of the spirals model (21 tensors) / write+fsync"),
     ("BM_QueueFedStep/2", "6", "784-256-10 step fed by a queue (2 runners) / fed directly"),
     ("BM_QueueFedStep/1", "6", "the same with 1 runner thread"),
@@ -110,10 +111,11 @@ def main():
                 f"heap allocations per step: {b.get('allocs_per_step', -1):.2f} through the stack "
                 f"(on {int(b.get('allocating_steps', -1))} of 200 steps), "
                 f"{b.get('session_allocs_per_step', -1):.2f} in a bare Session, "
-                f"{b.get('by_hand_allocs_per_step', -1):.2f} by hand."
+                f"{b.get('by_hand_allocs_per_step', -1):.2f} by hand; tensor buffers per step "
+                f"in a bare Session: {b.get('buffers_per_step', -1):.1f} (the rest forwarded)."
             )
-    for name in ("BM_SaveLarge", "BM_RestoreLarge", "BM_SaveSmall", "BM_QueueFedStep/2",
-                 "BM_QueueFedStep/1"):
+    for name in ("BM_SaveLarge", "BM_RestoreLarge", "BM_RestoreLargeWall", "BM_SaveSmall",
+                 "BM_QueueFedStep/2", "BM_QueueFedStep/1"):
         b = results.get(name)
         if b:
             extras.append(

@@ -107,7 +107,7 @@ void BM_SaveLarge(benchmark::State& state) {
 }
 BENCHMARK(BM_SaveLarge)->Iterations(10)->Unit(benchmark::kMillisecond);
 
-void BM_RestoreLarge(benchmark::State& state) {
+void RestoreAgainstRead(benchmark::State& state, Clock clock, double limit) {
   Model m;
   BuildLargeModel(m);
   const std::string dir = MakeTempDir("restore");
@@ -117,11 +117,17 @@ void BM_RestoreLarge(benchmark::State& state) {
   WriteAndSync(JoinPath(dir, "raw"), raw.data(), raw.size());
   Comparison c = CompareInterleaved(
       state, [&] { m.saver->Restore(*m.session, path); },
-      [&] { ReadAll(JoinPath(dir, "raw"), raw.data(), raw.size()); }, /*batch=*/1);
-  SetResult(state, c.a_ns / c.b_ns, 1.25, Unit::kRatio);
+      [&] { ReadAll(JoinPath(dir, "raw"), raw.data(), raw.size()); }, /*batch=*/1, clock);
+  SetResult(state, c.a_ns / c.b_ns, limit, Unit::kRatio);
   RemoveTempDir(dir);
 }
+void BM_RestoreLarge(benchmark::State& state) { RestoreAgainstRead(state, Clock::kProcessCpu, 1.25); }
 BENCHMARK(BM_RestoreLarge)->Iterations(20)->Unit(benchmark::kMillisecond);
+// The same on the wall clock, reported without a target: a large checkpoint is read on two
+// threads (saver.cc, ReadAll), which shortens the wait but not the CPU time the row above
+// compares.
+void BM_RestoreLargeWall(benchmark::State& state) { RestoreAgainstRead(state, Clock::kWall, 0); }
+BENCHMARK(BM_RestoreLargeWall)->Iterations(20)->Unit(benchmark::kMillisecond);
 
 void BM_SaveSmall(benchmark::State& state) {
   Model m;
