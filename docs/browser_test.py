@@ -29,16 +29,20 @@ sequence diagram) to ARTIFACT_DIR, default $TEST_UNDECLARED_OUTPUTS_DIR (Bazel k
 in bazel-testlogs/docs/browser_test/test.outputs/), and checks that they are not blank.
 """
 
+import base64
 import html.parser
 import http.server
+import json
 import os
 import posixpath
 import re
+import select
 import shutil
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 import urllib.parse
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -179,16 +183,131 @@ class Server:
         self.httpd.shutdown()
 
 
-def chromium(args, profile):
-    env = dict(os.environ, HOME=profile)
-    cmd = [
-        CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-        "--no-first-run", "--disable-extensions", "--hide-scrollbars",
-        "--user-data-dir=" + os.path.join(profile, "chromium"),
-        "--enable-logging=stderr", "--v=0",
-    ] + args
-    return subprocess.run(cmd, env=env, capture_output=True, text=True,
-                          timeout=PAGE_TIMEOUT_SECS)
+class Browser:
+    """One headless chromium, driven over its DevTools protocol on a pipe.
+
+    Starting chromium costs 2 to 4 seconds here, far more than loading a page of the book,
+    so one browser loads every page in turn: navigate, wait until the page's load handlers
+    have run (mts_measure.js), read the DOM as the browser built it. Messages are JSON, each
+    ended by a NUL byte; the browser reads commands on its fd 3 and writes on its fd 4.
+    """
+
+    def __init__(self, profile):
+        to_browser_r, self._to_browser = os.pipe()
+        self._from_browser, from_browser_w = os.pipe()
+
+        def child_fds():  # In the child, before exec: the two pipes become fds 3 and 4.
+            os.dup2(to_browser_r, 3)
+            os.dup2(from_browser_w, 4)
+
+        cmd = [
+            CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+            "--no-first-run", "--disable-extensions", "--hide-scrollbars",
+            "--user-data-dir=" + os.path.join(profile, "chromium"),
+            "--remote-debugging-pipe", "--window-size=1280,1600", "about:blank",
+        ]
+        self._stderr = open(os.path.join(profile, "chromium.log"), "w")
+        self._proc = subprocess.Popen(cmd, env=dict(os.environ, HOME=profile),
+                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                      stderr=self._stderr, preexec_fn=child_fds,
+                                      pass_fds=(3, 4))
+        os.close(to_browser_r)
+        os.close(from_browser_w)
+        self._buffer = b""
+        self._next_id = 0
+        self._events = []
+        targets = self.call("Target.getTargets")["targetInfos"]
+        page = next(t for t in targets if t["type"] == "page")
+        self._session = self.call("Target.attachToTarget",
+                                  {"targetId": page["targetId"], "flatten": True})["sessionId"]
+        for domain in ("Page", "Runtime"):
+            self.call(domain + ".enable", session=True)
+        # A reader's window, so the column has its real width (diagrams are measured in it).
+        self.call("Emulation.setDeviceMetricsOverride",
+                  {"width": 1280, "height": 1600, "deviceScaleFactor": 1, "mobile": False},
+                  session=True)
+
+    def _read(self, deadline):
+        while b"\0" not in self._buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self._from_browser], [], [], left)[0]:
+                raise TimeoutError("chromium did not answer within %d s" % PAGE_TIMEOUT_SECS)
+            chunk = os.read(self._from_browser, 1 << 20)
+            if not chunk:
+                raise RuntimeError("chromium exited (exit %s)" % self._proc.poll())
+            self._buffer += chunk
+        message, self._buffer = self._buffer.split(b"\0", 1)
+        return json.loads(message)
+
+    def call(self, method, params=None, session=False):
+        """Sends one command and returns its result; events that arrive meanwhile are kept."""
+        self._next_id += 1
+        message = {"id": self._next_id, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = self._session
+        os.write(self._to_browser, json.dumps(message).encode() + b"\0")
+        deadline = time.monotonic() + PAGE_TIMEOUT_SECS
+        while True:
+            reply = self._read(deadline)
+            if reply.get("id") == self._next_id:
+                if "error" in reply:
+                    raise RuntimeError("%s: %s" % (method, reply["error"].get("message")))
+                return reply.get("result", {})
+            if "method" in reply:
+                self._events.append(reply)
+
+    def wait_for(self, method):
+        deadline = time.monotonic() + PAGE_TIMEOUT_SECS
+        while True:
+            for i, event in enumerate(self._events):
+                if event["method"] == method:
+                    del self._events[i]
+                    return event
+            self._events.append(self._read(deadline))
+
+    def load(self, url):
+        """Loads `url`; returns its DOM as HTML and the JavaScript errors it reported."""
+        self._events = []
+        self.call("Page.navigate", {"url": url}, session=True)
+        self.wait_for("Page.loadEventFired")
+        # The load handlers have run once a task queued after the load event runs.
+        self.call("Runtime.evaluate", {
+            "expression": "new Promise(done => setTimeout(done, 0))", "awaitPromise": True},
+            session=True)
+        dom = self.call("Runtime.evaluate", {
+            "expression": "document.documentElement.outerHTML", "returnByValue": True},
+            session=True)["result"]["value"]
+        errors = []
+        for event in self._events:
+            if event["method"] == "Runtime.exceptionThrown":
+                details = event["params"]["exceptionDetails"]
+                errors.append(details.get("exception", {}).get("description") or
+                              details.get("text", "an exception"))
+            elif event["method"] == "Runtime.consoleAPICalled" and \
+                    event["params"]["type"] == "error":
+                errors.append(" ".join(str(a.get("value", a.get("description", "")))
+                                       for a in event["params"]["args"]))
+        return dom, errors
+
+    def screenshot(self, url, out):
+        self.load(url)
+        data = self.call("Page.captureScreenshot", {"format": "png"}, session=True)["data"]
+        with open(out, "wb") as f:
+            f.write(base64.b64decode(data))
+
+    def close(self):
+        try:
+            self.call("Browser.close")
+        except (OSError, RuntimeError, TimeoutError):
+            pass
+        try:
+            self._proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
+        os.close(self._to_browser)
+        os.close(self._from_browser)
+        self._stderr.close()
 
 
 def html_pages(root):
@@ -216,6 +335,7 @@ def main(argv):
         return 1
     profile = tempfile.mkdtemp(prefix="mts-browser-", dir=os.environ.get("TEST_TMPDIR"))
     server = Server(root)
+    browser = Browser(profile)
     failures = []
     doms = {}
 
@@ -233,23 +353,22 @@ def main(argv):
             if not os.path.isfile(os.path.join(root, target)):
                 fail(page, "redirects to %s, which does not exist" % target)
             continue
-        # The virtual time budget lets the page's load handlers (mts_measure.js) run before
-        # the DOM is dumped; the window is a reader's, so the column has its real width.
-        result = chromium(["--dump-dom", "--virtual-time-budget=5000",
-                           "--window-size=1280,1600", server.base + page], profile)
+        try:
+            html, errors = browser.load(server.base + page)
+        except (OSError, RuntimeError, TimeoutError) as e:
+            fail(page, "chromium could not load it: %s" % e)
+            continue
         requests = server.take_requests()
-        if result.returncode != 0 or "<html" not in result.stdout:
-            fail(page, "chromium could not load it (exit %d): %s"
-                 % (result.returncode, result.stderr.strip()[-500:]))
+        if "<html" not in html:
+            fail(page, "chromium loaded no HTML document")
             continue
         for path, code in requests:
             if code not in (200, 304) and path != "/favicon.ico":  # the book has no icon
                 fail(page, "the browser asked for %s and got %d" % (path, code))
-        for line in result.stderr.splitlines():
-            if "CONSOLE" in line and ("Uncaught" in line or "Error" in line):
-                fail(page, "JavaScript error in the console: " + line.strip())
+        for error in errors:
+            fail(page, "JavaScript error in the console: " + error.strip())
         dom = Page()
-        dom.feed(result.stdout)
+        dom.feed(html)
         doms[page] = dom
         if not dom.title.strip():
             fail(page, "the loaded page has no title")
@@ -379,13 +498,16 @@ def main(argv):
                 fail(page, "no such page to take a screenshot of")
                 continue
             out = os.path.join(artifacts, name)
-            result = chromium(["--screenshot=" + out, "--window-size=1280,1600",
-                               server.base + page], profile)
+            try:
+                browser.screenshot(server.base + page, out)
+            except (OSError, RuntimeError, TimeoutError) as e:
+                fail(page, "no screenshot: %s" % e)
+                continue
             for path, code in server.take_requests():
                 if code not in (200, 304) and path != "/favicon.ico":
                     fail(page, "(screenshot) the browser asked for %s and got %d" % (path, code))
-            if result.returncode != 0 or not os.path.isfile(out):
-                fail(page, "no screenshot: " + result.stderr.strip()[-300:])
+            if not os.path.isfile(out):
+                fail(page, "no screenshot")
             elif os.path.getsize(out) < MIN_SCREENSHOT_BYTES:
                 fail(page, "the screenshot %s is nearly empty (%d bytes)"
                      % (name, os.path.getsize(out)))
@@ -396,6 +518,7 @@ def main(argv):
         print("browser_test: no ARTIFACT_DIR and no $TEST_UNDECLARED_OUTPUTS_DIR: "
               "no screenshots taken")
 
+    browser.close()
     shutil.rmtree(profile, ignore_errors=True)
     blocks = sum(1 for d in doms.values() for b in d.code_blocks if b[0] != "text")
     print("browser_test: %d pages loaded in chromium, %d internal links, %d diagrams, "

@@ -112,7 +112,7 @@ def main():
                 f"(on {int(b.get('allocating_steps', -1))} of 200 steps), "
                 f"{b.get('session_allocs_per_step', -1):.2f} in a bare Session, "
                 f"{b.get('by_hand_allocs_per_step', -1):.2f} by hand; tensor buffers per step "
-                f"in a bare Session: {b.get('buffers_per_step', -1):.1f} (the rest forwarded)."
+                f"in a bare Session: {b.get('buffers_per_step', -1):.1f} (op outputs that took no dying input's buffer)."
             )
     for name in ("BM_SaveLarge", "BM_RestoreLarge", "BM_RestoreLargeWall", "BM_SaveSmall",
                  "BM_QueueFedStep/2", "BM_QueueFedStep/1"):
