@@ -8,8 +8,8 @@
 // it), where each value lives (one slot per output in a flat array), and after which op a
 // value is dead and can be released (so a variable's old value is not held while an update
 // wants to reuse its buffer), and which inputs an op may overwrite with its output because
-// nothing reads them after it (buffer forwarding). A training loop runs one signature millions of times; it plans
-// it once.
+// nothing reads them after it (buffer forwarding). A training loop runs one signature millions of
+// times; it plans it once.
 //
 // Thread safety: a plan is immutable after Build, and shared by concurrent runs.
 //
@@ -38,14 +38,14 @@ std::vector<const Operation*> NeededOps(const std::unordered_set<Output>& fed,
 
 /// One op to run, with everything the executor needs resolved ahead of time.
 struct PlanNode {
-  const Operation* op = nullptr;    ///< The op.
-  KernelFn kernel = nullptr;        ///< Its kernel.
-  ResourceBase* resource = nullptr; ///< Its per-session resource, or null.
+  const Operation* op = nullptr;     ///< The op.
+  KernelFn kernel = nullptr;         ///< Its kernel.
+  ResourceBase* resource = nullptr;  ///< Its per-session resource, or null.
   /// The resources behind its reference inputs (OpDef::num_ref_inputs), in input order.
   std::vector<ResourceBase*> ref_resources;
-  int input_offset = 0;   ///< Where its input slot indices start in ExecutionPlan::input_slots.
-  int num_inputs = 0;     ///< How many inputs it has.
-  int output_base = 0;    ///< The slot of its first output; outputs are consecutive.
+  int input_offset = 0;  ///< Where its input slot indices start in ExecutionPlan::input_slots.
+  int num_inputs = 0;    ///< How many inputs it has.
+  int output_base = 0;   ///< The slot of its first output; outputs are consecutive.
   /// Inputs that come from a variable and must hold a value (not a ref input).
   std::vector<int> check_initialized;
   /// Slots whose last reader is this op: released right after it runs.
@@ -69,8 +69,7 @@ struct ExecutionPlan {
 
   /// Plans a run. `feeds`, `fetches` and `targets` belong to one graph; resources for the
   /// planned ops are created in `resources`.
-  static ExecutionPlan Build(const std::vector<Output>& feeds,
-                             const std::vector<Output>& fetches,
+  static ExecutionPlan Build(const std::vector<Output>& feeds, const std::vector<Output>& fetches,
                              const std::vector<Operation*>& targets, ResourceMgr& resources);
 };
 

@@ -229,8 +229,7 @@ void Session::Execute(const ExecutionPlan& plan, RunScratch& scratch, RunMetadat
     const int64_t start_wall = metadata != nullptr ? clock_->WallTimeMicros() : 0;
     const int64_t start = metadata != nullptr ? clock_->NowMicros() : 0;
     OpKernelContext ctx(op, inputs.data() + node.input_offset, values.data() + node.output_base,
-                        node.resource, node.ref_resources.data(), this,
-                        node.forwardable_inputs);
+                        node.resource, node.ref_resources.data(), this, node.forwardable_inputs);
     ctx.set_deadline(deadline);
     try {
       node.kernel(ctx);

@@ -24,9 +24,7 @@ namespace {
 // A test-only op: output = 10 * input 0, written through forward_input_or_allocate_output,
 // recording whether the output took input 0's buffer. Any further inputs are only read.
 bool g_forwarded = false;
-void ProbeShape(ShapeContext& ctx) {
-  ctx.AddOutput(ctx.inputs[0].dtype(), ctx.inputs[0].shape());
-}
+void ProbeShape(ShapeContext& ctx) { ctx.AddOutput(ctx.inputs[0].dtype(), ctx.inputs[0].shape()); }
 void ProbeKernel(OpKernelContext& ctx) {
   const Tensor& in = ctx.input(0);
   Tensor& out = ctx.forward_input_or_allocate_output({0}, 0, in.shape());
@@ -135,7 +133,7 @@ TEST_F(BufferForwardingTest, ThePlanMarksOnlyInputsThatDieAtTheOp) {
   for (const PlanNode& node : plan.nodes) forwardable[node.op->name()] = node.forwardable_inputs;
   EXPECT_EQ(forwardable.at("p"), 0b01u);
   EXPECT_EQ(forwardable.at("q"), 0b11u);
-  EXPECT_EQ(forwardable.at("a"), 0u);  // x is fed.
+  EXPECT_EQ(forwardable.at("a"), 0u);     // x is fed.
   EXPECT_EQ(forwardable.count("x"), 0u);  // Fed: not run at all.
 }
 

@@ -121,7 +121,9 @@ void RestoreAgainstRead(benchmark::State& state, Clock clock, double limit) {
   SetResult(state, c.a_ns / c.b_ns, limit, Unit::kRatio);
   RemoveTempDir(dir);
 }
-void BM_RestoreLarge(benchmark::State& state) { RestoreAgainstRead(state, Clock::kProcessCpu, 1.25); }
+void BM_RestoreLarge(benchmark::State& state) {
+  RestoreAgainstRead(state, Clock::kProcessCpu, 1.25);
+}
 BENCHMARK(BM_RestoreLarge)->Iterations(20)->Unit(benchmark::kMillisecond);
 // The same on the wall clock, reported without a target: a large checkpoint is read on two
 // threads (saver.cc, ReadAll), which shortens the wait but not the CPU time the row above

@@ -102,7 +102,8 @@ void TrainStep(benchmark::State& state, const MlpShape& shape, double limit) {
   const Allocator::Stats after = Allocator::Default()->GetStats();
   state.counters["buffers_per_step"] =
       static_cast<double>(after.system_allocations + after.reuses - before.system_allocations -
-                          before.reuses) / n;
+                          before.reuses) /
+      n;
   state.counters["by_hand_allocs_per_step"] =
       AllocationsPerStep([&] { benchmark::DoNotOptimize(by_hand.Step(batch)); }, n).per_step;
   stack->Close();
