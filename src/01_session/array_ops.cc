@@ -1,6 +1,7 @@
 #include "src/01_session/array_ops.h"
 
 #include "src/01_session/op_kernel_context.h"
+#include "src/01_session/tensor_types.h"
 
 namespace mts {
 

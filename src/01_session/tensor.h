@@ -10,7 +10,9 @@
 // buffer. Copying a Tensor copies the handle, never the elements, so passing values between
 // ops, into a fetch list or through the wrapper layers costs a reference count. Elements are
 // read and written through Eigen maps (`flat<T>()`, `matrix<T>()`) over 64-byte aligned
-// storage, which is what lets kernels be one Eigen expression each.
+// storage, which is what lets kernels be one Eigen expression each. The map types are in
+// tensor_types.h (`TTypes<T>`), which only code that calls `flat` or `matrix` includes, so
+// the many files that pass Tensors around without touching elements do not parse Eigen.
 //
 // Lifecycle: make one (`Tensor::Scalar`, `Tensor::Vector`, `Tensor::Matrix`, `FromValues`, or
 // `Tensor(dtype, shape)` and fill it), hand it to Session::Run as a feed or get it back as a
@@ -23,7 +25,7 @@
 //
 // Example:
 //   Tensor x = Tensor::Matrix<float>({{1, 2}, {3, 4}});
-//   x.matrix<float>()(1, 0);   // 3
+//   x.matrix<float>()(1, 0);   // 3 (with tensor_types.h included)
 //   std::cout << x;            // [[1 2]
 //                              //  [3 4]]
 //
@@ -40,34 +42,21 @@
 #include <string>
 #include <vector>
 
-#include <Eigen/Core>
-
 #include "src/platform/errors.h"
 #include "src/01_session/tensor_shape.h"
 #include "src/01_session/types.h"
 
 namespace mts {
 
+// The Eigen view types (Flat, ConstFlat, Matrix, ConstMatrix), defined in tensor_types.h.
+// Declared only, so that this header does not include Eigen: a file that calls `flat<T>()`
+// or `matrix<T>()` includes tensor_types.h, and one that does not need not parse Eigen.
+template <typename T>
+struct TTypes;
+
 /// A typed, shaped, reference-counted array of elements.
 class Tensor {
  public:
-  /// Eigen view of all elements as one column (TensorFlow's `flat<T>()`).
-  template <typename T>
-  using FlatMap = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>, Eigen::Aligned64>;
-  /// Read-only Eigen view of all elements as one column.
-  template <typename T>
-  using ConstFlatMap = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>, Eigen::Aligned64>;
-  /// Eigen view of a rank-2 tensor as a row-major matrix.
-  template <typename T>
-  using MatrixMap =
-      Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>,
-                 Eigen::Aligned64>;
-  /// Read-only Eigen view of a rank-2 tensor as a row-major matrix.
-  template <typename T>
-  using ConstMatrixMap =
-      Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>,
-                 Eigen::Aligned64>;
-
   /// A Tensor with no buffer: `IsInitialized()` is false. This is what an unset variable holds.
   Tensor() = default;
   /// Another handle on the same buffer (no element is copied).
@@ -125,27 +114,28 @@ class Tensor {
     return static_cast<const T*>(buffer_->data);
   }
 
-  /// All elements as an Eigen column array.
+  /// All elements as an Eigen column array (include tensor_types.h to call it).
   template <typename T>
-  FlatMap<T> flat() {
-    return FlatMap<T>(data<T>(), num_elements_);
+  typename TTypes<T>::Flat flat() {
+    return typename TTypes<T>::Flat(data<T>(), num_elements_);
   }
-  /// All elements as a read-only Eigen column array.
+  /// All elements as a read-only Eigen column array (include tensor_types.h).
   template <typename T>
-  ConstFlatMap<T> flat() const {
-    return ConstFlatMap<T>(data<T>(), num_elements_);
+  typename TTypes<T>::ConstFlat flat() const {
+    return typename TTypes<T>::ConstFlat(data<T>(), num_elements_);
   }
-  /// A rank-2 tensor as an Eigen row-major matrix. \throws InvalidArgumentError if not rank 2.
+  /// A rank-2 tensor as an Eigen row-major matrix (include tensor_types.h).
+  /// \throws InvalidArgumentError if not rank 2.
   template <typename T>
-  MatrixMap<T> matrix() {
+  typename TTypes<T>::Matrix matrix() {
     CheckRank(2);
-    return MatrixMap<T>(data<T>(), shape_.dim(0), shape_.dim(1));
+    return typename TTypes<T>::Matrix(data<T>(), shape_.dim(0), shape_.dim(1));
   }
-  /// A rank-2 tensor as a read-only Eigen row-major matrix.
+  /// A rank-2 tensor as a read-only Eigen row-major matrix (include tensor_types.h).
   template <typename T>
-  ConstMatrixMap<T> matrix() const {
+  typename TTypes<T>::ConstMatrix matrix() const {
     CheckRank(2);
-    return ConstMatrixMap<T>(data<T>(), shape_.dim(0), shape_.dim(1));
+    return typename TTypes<T>::ConstMatrix(data<T>(), shape_.dim(0), shape_.dim(1));
   }
   /// The only element of a one-element tensor. \throws InvalidArgumentError otherwise.
   template <typename T>

@@ -102,16 +102,20 @@ uint32_t StoredCrc(const char* data, size_t n) { return MaskCrc(Crc32c(data, n))
 std::string_view EncodeData(const Tensor& t, std::string& scratch) {
   const int64_t n = t.num_elements();
   switch (t.dtype()) {
-    case DataType::kString:
-      for (const std::string& s : t.flat<std::string>()) {
-        Put<uint64_t>(&scratch, s.size());
-        scratch += s;
+    case DataType::kString: {
+      const std::string* strings = t.data<std::string>();
+      for (int64_t i = 0; i < n; ++i) {
+        Put<uint64_t>(&scratch, strings[i].size());
+        scratch += strings[i];
       }
       return scratch;
-    case DataType::kBool:
+    }
+    case DataType::kBool: {
+      const bool* bools = t.data<bool>();
       scratch.reserve(n);
-      for (bool b : t.flat<bool>()) scratch.push_back(b ? 1 : 0);
+      for (int64_t i = 0; i < n; ++i) scratch.push_back(bools[i] ? 1 : 0);
       return scratch;
+    }
     default: {
       std::string_view view;
       DispatchDataType(t.dtype(), [&](auto tag) {

@@ -16,6 +16,7 @@
 #include "src/01_session/learning/nn_ops.h"
 #include "src/01_session/op_kernel_context.h"
 #include "src/01_session/session.h"
+#include "src/01_session/tensor_types.h"
 #include "src/01_session/variables.h"
 
 namespace mts {

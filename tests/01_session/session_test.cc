@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/op_kernel_context.h"
+#include "src/01_session/tensor_types.h"
 #include "src/01_session/variables.h"
 #include "tests/testing/expect_error.h"
 #include "tests/testing/fake_clock.h"

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "src/01_session/tensor_types.h"
 
 namespace mts {
 namespace {

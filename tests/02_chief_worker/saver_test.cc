@@ -16,6 +16,7 @@
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/session.h"
+#include "src/01_session/tensor_types.h"
 #include "src/02_chief_worker/checkpoint_state.h"
 #include "src/platform/errors.h"
 #include "src/platform/logging.h"

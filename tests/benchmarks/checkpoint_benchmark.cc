@@ -19,6 +19,7 @@
 
 #include "benchmark/benchmark.h"
 #include "src/01_session/session.h"
+#include "src/01_session/tensor_types.h"
 #include "src/01_session/variables.h"
 #include "src/02_chief_worker/saver.h"
 #include "src/platform/file_system.h"

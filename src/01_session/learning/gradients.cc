@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "src/01_session/op_kernel_context.h"
+#include "src/01_session/tensor_types.h"
 
 namespace mts {
 

@@ -2,6 +2,7 @@
 
 #include "src/01_session/learning/gradients.h"
 #include "src/01_session/op_kernel_context.h"
+#include "src/01_session/tensor_types.h"
 
 namespace mts {
 
@@ -56,8 +57,8 @@ void SparseShape(ShapeContext& ctx) {
 // The two per-row columns are tensors the kernel allocated (allocate_temp), not Eigen arrays,
 // so a training step's loss makes no heap allocation.
 template <typename T>
-void SoftmaxAndLogSumExp(const Tensor& logits, Tensor& backprop, Tensor::FlatMap<T> log_sum,
-                         Tensor::FlatMap<T> row_max) {
+void SoftmaxAndLogSumExp(const Tensor& logits, Tensor& backprop,
+                         typename TTypes<T>::Flat log_sum, typename TTypes<T>::Flat row_max) {
   auto x = logits.matrix<T>().array();
   row_max = x.rowwise().maxCoeff();
   auto p = backprop.matrix<T>().array();

@@ -11,6 +11,7 @@
 #include "src/01_session/learning/gradients.h"
 #include "src/01_session/learning/nn_ops.h"
 #include "src/01_session/op_kernel_context.h"
+#include "src/01_session/tensor_types.h"
 
 namespace mts {
 

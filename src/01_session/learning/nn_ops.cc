@@ -2,6 +2,7 @@
 
 #include "src/01_session/op_kernel_context.h"
 #include "src/01_session/learning/op_util.h"
+#include "src/01_session/tensor_types.h"
 
 namespace mts {
 

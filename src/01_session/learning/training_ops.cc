@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "src/01_session/op_kernel_context.h"
+#include "src/01_session/tensor_types.h"
 #include "src/01_session/variable_resource.h"
 
 namespace mts {

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "gtest/gtest.h"
+#include "src/01_session/tensor_types.h"
 
 namespace mts {
 namespace {

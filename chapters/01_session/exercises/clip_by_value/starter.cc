@@ -1,5 +1,6 @@
 // Starter for the ClipByValue exercise: write the shape function and the kernel.
 #include "chapters/01_session/exercises/clip_by_value/clip_by_value.h"
+#include "src/01_session/tensor_types.h"
 
 namespace mts {
 

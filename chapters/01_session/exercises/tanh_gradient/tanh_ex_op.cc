@@ -5,6 +5,7 @@
 #include "chapters/01_session/exercises/tanh_gradient/tanh_gradient.h"
 #include "src/01_session/learning/gradients.h"
 #include "src/01_session/op_kernel_context.h"
+#include "src/01_session/tensor_types.h"
 
 namespace mts {
 
