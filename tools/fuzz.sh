@@ -8,10 +8,10 @@
 # writes what it discovers into a scratch corpus under the build directory, never into the
 # repository. A crash leaves its input in tests/fuzz/crashes/ (to become a regression test)
 # and makes this script exit non-zero. Prints one line per target: executions, corpus size,
-# and crashes.
+# and crashes. The targets fuzz side by side, one per core.
 #
 # Why a script and not Bazel: Bazel here builds with g++, and libFuzzer needs clang's
-# coverage instrumentation. Switching Bazel's toolchain to clang for three binaries would
+# coverage instrumentation. Switching Bazel's toolchain to clang for four binaries would
 # re-configure and rebuild everything else, so the few sources a target needs are compiled
 # directly, with -fsanitize=fuzzer,address,undefined. MTS_FUZZ_OUT picks the build
 # directory (default /tmp/mts-fuzz).
@@ -114,10 +114,12 @@ run_target() {
 }
 
 # The targets are independent and each fuzzes on one core, so as many run at once as there
-# are cores (four targets of 30 s take 60 s on two cores instead of 120 s). Their lines are
-# printed afterwards, in order.
+# are cores (four targets of 30 s take 60 s on two cores instead of 120 s). Their result
+# lines are printed once all have finished, in the order of the targets.
+# A fuzzer left running would outlive a killed script (a CI timeout): stop them with it.
+trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 for target in "${built[@]}"; do
-  rm -f "${out}/${target}.status"
+  rm -f "${out}/${target}.status" "${out}/${target}.log"
   while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n || true; done
   run_target "${target}" &
 done

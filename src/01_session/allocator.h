@@ -38,7 +38,7 @@ namespace mts {
 /// A caching allocator of 64-byte aligned buffers.
 class Allocator {
  public:
-  /// The alignment of every buffer (the Eigen maps of tensor.h promise 64).
+  /// The alignment of every buffer (the Eigen maps of tensor_types.h, `TTypes<T>`, promise 64).
   static constexpr std::size_t kAlignment = 64;
   /// The most bytes of freed buffers the cache keeps for reuse.
   static constexpr std::size_t kMaxCachedBytes = std::size_t{256} << 20;

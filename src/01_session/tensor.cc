@@ -13,7 +13,7 @@ namespace mts {
 
 namespace {
 
-// The alignment the Eigen maps in tensor.h promise (Eigen::Aligned64). Eigen's own
+// The alignment the Eigen maps of tensor_types.h promise (Eigen::Aligned64). Eigen's own
 // aligned_malloc only guarantees EIGEN_DEFAULT_ALIGN_BYTES (16 or 32), and a debug build
 // asserts on a Map whose data breaks its promise, so allocate with the alignment we claim.
 constexpr std::align_val_t kBufferAlignment{64};

@@ -10,9 +10,11 @@
 // header of their own because most code that handles Tensors (the graph, the Session, the
 // hooks, the wrapper layers and their tests) never does arithmetic on the elements, and
 // parsing Eigen costs about a second and a half of compile time per file: 255 of the
-// project's files include tensor.h and only 23 call a view. tensor.h declares `TTypes`
+// project's .cc files include tensor.h and only 19 call a view. tensor.h declares `TTypes`
 // without defining it, so calling `flat<T>()` in a file that does not include this header
-// fails to compile with "incomplete type 'mts::TTypes<T>'": include this header there.
+// fails to compile with "no matching function for call to 'mts::Tensor::flat<float>()'",
+// because of an "invalid use of incomplete type 'struct mts::TTypes<float>'": include this
+// header there.
 //
 // The maps are over the Tensor's 64-byte aligned buffer (Eigen::Aligned64), so Eigen uses
 // aligned loads and stores. A rank-2 tensor is row-major, like TensorFlow's.

@@ -11,6 +11,13 @@
 #include "src/01_session/session.h"
 #include "tests/testing/expect_error.h"
 
+// The Session, the variables and the ops' builders must not bring in Eigen: only a file that
+// calls `flat<T>()` or `matrix<T>()` pays for parsing it, by including tensor_types.h (see
+// that header). This file includes none of that, so it must not see Eigen's version macro.
+#ifdef EIGEN_WORLD_VERSION
+#error "Eigen is included by session.h, variables.h or array_ops.h: see tensor_types.h"
+#endif
+
 namespace mts {
 namespace {
 

@@ -10,6 +10,7 @@
 #include "src/01_session/learning/math_ops.h"
 #include "src/01_session/learning/nn_ops.h"
 #include "src/01_session/learning/random_ops.h"
+#include "src/01_session/tensor_types.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"
 

@@ -19,7 +19,6 @@
 #include "src/01_session/graph.h"
 #include "src/01_session/session_interface.h"
 #include "src/01_session/tensor.h"
-#include "src/01_session/tensor_types.h"
 
 namespace mts {
 namespace bench {

@@ -15,10 +15,11 @@
 #include <memory>
 #include <string>
 
+#include <Eigen/Core>
+
 #include "benchmark/benchmark.h"
 #include "src/01_session/allocator.h"
 #include "src/01_session/session.h"
-#include "src/01_session/tensor_types.h"
 #include "src/01_session/variables.h"
 #include "tests/benchmarks/alloc_counter.h"
 #include "tests/benchmarks/compare.h"

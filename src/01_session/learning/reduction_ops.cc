@@ -11,7 +11,6 @@
 #include "src/01_session/learning/math_ops.h"
 #include "src/01_session/op_kernel_context.h"
 #include "src/01_session/learning/op_util.h"
-#include "src/01_session/tensor_types.h"
 
 namespace mts {
 
