@@ -20,6 +20,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
+# libFuzzer reads a -max_total_time it cannot parse as 0, which means "forever".
+if ! [[ "${seconds}" =~ ^[1-9][0-9]*$ ]]; then
+  echo "fuzz.sh: SECONDS must be a whole number above 0 (got '${seconds}');" \
+    "usage: tools/fuzz.sh [SECONDS] [TARGET...]" >&2
+  exit 2
+fi
 out="${MTS_FUZZ_OUT:-/tmp/mts-fuzz}"
 mkdir -p "${out}/obj" "${out}/gen" tests/fuzz/crashes
 
