@@ -132,8 +132,12 @@ done
 wait
 for target in "${built[@]}"; do
   log="${out}/${target}.log"
-  if [ "$(cat "${out}/${target}.status" 2>/dev/null)" = 0 ]; then
+  rc="$(cat "${out}/${target}.status" 2>/dev/null || echo none)"
+  if [ "${rc}" = 0 ]; then
     result="no crash"
+  elif [ "${rc}" = 72 ]; then  # libFuzzer's exit status when interrupted (Ctrl-C).
+    result="interrupted before its time was up, no crash found"
+    status=1
   else
     result="CRASH (see ${log} and tests/fuzz/crashes/)"
     status=1
