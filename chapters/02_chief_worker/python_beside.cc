@@ -13,7 +13,7 @@
 #include "src/01_session/graph.h"
 #include "src/01_session/session.h"
 #include "src/01_session/variables.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/02_chief_worker/chief_session_creator.h"
 #include "src/02_chief_worker/saver.h"
 #include "src/02_chief_worker/scaffold.h"

@@ -15,8 +15,8 @@
 
 #include "src/01_session/array_ops.h"
 #include "src/01_session/graph.h"
-#include "src/02_chief_worker/checkpoint_file.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_file.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/platform/errors.h"
 #include "src/platform/logging.h"
 

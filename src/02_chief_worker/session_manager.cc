@@ -7,8 +7,8 @@
 
 #include "src/01_session/session_factory.h"
 #include "src/01_session/training_util.h"
-#include "src/02_chief_worker/checkpoint_file.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_file.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/02_chief_worker/scaffold.h"
 #include "src/platform/errors.h"
 #include "src/platform/file_system.h"

@@ -54,7 +54,7 @@
 
 #include "src/01_session/graph.h"
 #include "src/01_session/session.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/02_chief_worker/saver.h"
 #include "src/platform/clock.h"
 

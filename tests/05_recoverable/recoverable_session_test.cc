@@ -17,7 +17,7 @@
 #include "src/platform/errors.h"
 #include "src/01_session/session.h"
 #include "src/01_session/training_util.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/02_chief_worker/chief_session_creator.h"
 #include "src/02_chief_worker/saver.h"
 #include "src/03_hooked/checkpoint_saver_hook.h"

@@ -8,7 +8,7 @@
 
 #include "src/01_session/graph.h"
 #include "src/01_session/training_util.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/02_chief_worker/chief_session_creator.h"
 #include "src/03_hooked/stop_at_step_hook.h"
 #include "src/03_hooked/summary_writer_cache.h"

@@ -60,8 +60,8 @@
 // `.index` table plus `.data-?????-of-?????` shards, and py_checkpoint_reader. mts keeps one
 // file per checkpoint, as TensorFlow's V1 format did, which makes the crash argument one
 // rename long.
-#ifndef MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_FILE_H_
-#define MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_FILE_H_
+#ifndef MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_CHECKPOINT_FILE_H_
+#define MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_CHECKPOINT_FILE_H_
 
 #include <cstdint>
 #include <memory>
@@ -170,4 +170,4 @@ class CheckpointReader {
 
 }  // namespace mts
 
-#endif  // MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_FILE_H_
+#endif  // MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_CHECKPOINT_FILE_H_

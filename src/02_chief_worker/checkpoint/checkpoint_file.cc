@@ -1,5 +1,5 @@
 // checkpoint_file.cc: writing and verifying mts checkpoint files (layout in the header).
-#include "src/02_chief_worker/checkpoint_file.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_file.h"
 
 #include <algorithm>
 #include <cstring>
