@@ -37,7 +37,8 @@ CXXFLAGS=(-std=c++17 -gline-tables-only -O1 -fno-omit-frame-pointer ${SAN} -I. -
 
 # The library sources each target needs (the deps of its cc_library, flattened).
 BASE=(src/platform/errors.cc src/platform/clock.cc src/platform/logging.cc
-      src/platform/file_system.cc src/platform/crc32c.cc)
+      src/platform/file_system.cc src/platform/posix_file_system.cc
+      src/platform/crc32c.cc)
 declare -A SOURCES=(
   [checkpoint_reader_fuzzer]="${BASE[*]} src/01_session/allocator.cc src/01_session/tensor.cc src/01_session/tensor_shape.cc
       src/01_session/types.cc src/02_chief_worker/checkpoint/checkpoint_file.cc"
