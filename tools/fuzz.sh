@@ -41,7 +41,8 @@ BASE=(src/platform/errors.cc src/platform/clock.cc src/platform/logging.cc
       src/platform/crc32c.cc)
 declare -A SOURCES=(
   [checkpoint_reader_fuzzer]="${BASE[*]} src/01_session/allocator.cc src/01_session/tensor.cc src/01_session/tensor_shape.cc
-      src/01_session/types.cc src/02_chief_worker/checkpoint/checkpoint_file.cc"
+      src/01_session/types.cc src/02_chief_worker/checkpoint/checkpoint_reader.cc
+      src/02_chief_worker/checkpoint/checkpoint_writer.cc"
   [checkpoint_state_fuzzer]="${BASE[*]} src/02_chief_worker/checkpoint/checkpoint_state.cc
       src/02_chief_worker/checkpoint/checkpoint_state_text.cc
       ${out}/gen/src/02_chief_worker/checkpoint/checkpoint_state.pb.cc"
