@@ -86,8 +86,9 @@ void MonitoredWithCreator() {
   Operation* train_op = model.train_op;
   MonitoredSession::Hooks hooks = {std::make_shared<StopAtStepHook>(std::nullopt, 3)};
   // [mts:pair-monitored-session]
-  auto creator =
-      std::make_shared<ChiefSessionCreator>(/*scaffold=*/nullptr, /*master=*/"", checkpoint_dir);
+  ChiefSessionCreatorOptions options;
+  options.checkpoint_dir = checkpoint_dir;
+  auto creator = std::make_shared<ChiefSessionCreator>(/*scaffold=*/nullptr, options);
   MonitoredSession sess(/*session_creator=*/creator, hooks);  // Only the hooks given.
   while (!sess.ShouldStop()) sess.Run(train_op);
   sess.Close();
