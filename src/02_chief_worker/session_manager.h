@@ -197,7 +197,9 @@ class SessionManager {
   // checkpoint.
   void WarnOfRollback(const LiveModel& live, const std::string& master, const std::string& source,
                       const std::string& restored_path, Session& session) const;
-  // A new session on `master`, restored as `options` say if it can; true if restored.
+  // A new session on `master`, restored as `options` say if it can; true if restored. From
+  // a directory it restores the checkpoint LatestSoundCheckpoint chooses
+  // (checkpoint/latest_sound_checkpoint.h).
   std::pair<std::unique_ptr<Session>, bool> RestoreCheckpoint(
       const std::string& master, const RecoverSessionOptions& options) const;
   static Readiness Ready(const std::optional<Output>& op, Session& session);
