@@ -25,6 +25,8 @@ STAGES = [
     ("01_session", "src/01_session", "01 · The Session", "/chapters/01_session/index"),
     ("01_session_learning", "src/01_session/learning", "01 · A graph that learns",
      "/chapters/01_session/learning"),
+    ("02_chief_worker_checkpoint", "src/02_chief_worker/checkpoint",
+     "02 · The checkpoint format and state file", "/chapters/02_chief_worker/index"),
     ("02_chief_worker", "src/02_chief_worker", "02 · Chief and Worker",
      "/chapters/02_chief_worker/index"),
     ("03_hooked", "src/03_hooked", "03 · Hooks: the HookedSession", "/chapters/03_hooked/index"),

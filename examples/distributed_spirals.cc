@@ -53,7 +53,7 @@
 #include "src/01_session/learning/math_ops.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/03_hooked/checkpoint_saver_listener.h"
 #include "src/03_hooked/session_run_hook.h"
 #include "src/03_hooked/nan_tensor_hook.h"

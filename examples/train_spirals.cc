@@ -45,7 +45,7 @@
 #include "examples/spirals_model.h"
 #include "src/01_session/graph.h"
 #include "src/01_session/training_util.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/02_chief_worker/scaffold.h"
 #include "src/03_hooked/final_ops_hook.h"
 #include "src/03_hooked/nan_tensor_hook.h"

@@ -37,13 +37,15 @@ CXXFLAGS=(-std=c++17 -gline-tables-only -O1 -fno-omit-frame-pointer ${SAN} -I. -
 
 # The library sources each target needs (the deps of its cc_library, flattened).
 BASE=(src/platform/errors.cc src/platform/clock.cc src/platform/logging.cc
-      src/platform/file_system.cc src/platform/crc32c.cc)
+      src/platform/file_system.cc src/platform/posix_file_system.cc
+      src/platform/crc32c.cc)
 declare -A SOURCES=(
   [checkpoint_reader_fuzzer]="${BASE[*]} src/01_session/allocator.cc src/01_session/tensor.cc src/01_session/tensor_shape.cc
-      src/01_session/types.cc src/02_chief_worker/checkpoint_file.cc"
-  [checkpoint_state_fuzzer]="${BASE[*]} src/02_chief_worker/checkpoint_state.cc
-      src/02_chief_worker/checkpoint_state_text.cc
-      ${out}/gen/src/02_chief_worker/checkpoint_state.pb.cc"
+      src/01_session/types.cc src/02_chief_worker/checkpoint/checkpoint_reader.cc
+      src/02_chief_worker/checkpoint/checkpoint_writer.cc"
+  [checkpoint_state_fuzzer]="${BASE[*]} src/02_chief_worker/checkpoint/checkpoint_state.cc
+      src/02_chief_worker/checkpoint/checkpoint_state_text.cc
+      ${out}/gen/src/02_chief_worker/checkpoint/checkpoint_state.pb.cc"
   [event_file_reader_fuzzer]="${BASE[*]} src/03_hooked/record_reader.cc
       src/03_hooked/event_file_reader.cc ${out}/gen/src/01_session/learning/summary.pb.cc
       ${out}/gen/src/03_hooked/event.pb.cc"
@@ -65,7 +67,7 @@ fi
 # parameter server's gRPC service is not fuzzed, what it decodes is).
 /usr/bin/protoc --proto_path=. --cpp_out="${out}/gen" src/01_session/learning/summary.proto \
   src/01_session/graph_def.proto src/01_session/step_stats.proto \
-  src/02_chief_worker/checkpoint_state.proto src/03_hooked/event.proto \
+  src/02_chief_worker/checkpoint/checkpoint_state.proto src/03_hooked/event.proto \
   src/07_distributed/parameter_server.proto
 
 # The object file of one source, under ${out}/obj.

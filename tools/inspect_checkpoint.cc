@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "src/01_session/tensor.h"
-#include "src/02_chief_worker/checkpoint_file.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_file.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/platform/errors.h"
 
 namespace mts {

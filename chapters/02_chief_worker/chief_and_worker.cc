@@ -89,10 +89,13 @@ int Main() {
                 session.Run(global_step).ToString().c_str());
   };
 
+  ChiefSessionCreatorOptions in_train;  // Checkpoints in ./train.
+  in_train.checkpoint_dir = "train";
+
   std::printf("1. A chief over an empty directory initialises:\n");
   {
     // [mts:chief-first-start]
-    ChiefSessionCreator chief(scaffold, "", "train");
+    ChiefSessionCreator chief(scaffold, in_train);
     std::unique_ptr<SessionInterface> session = chief.CreateSession();
     show(*session);
     session->Run(train);  // "Training": w becomes [3 4], the step 7.
@@ -104,7 +107,7 @@ int Main() {
 
   std::printf("\n2. A chief started again over the same directory restores:\n");
   {
-    ChiefSessionCreator chief(scaffold, "", "train");
+    ChiefSessionCreator chief(scaffold, in_train);
     std::unique_ptr<SessionInterface> session = chief.CreateSession();
     show(*session);
     std::printf("  runs_here = %s (local: initialised, never restored)\n",

@@ -230,7 +230,9 @@ int Main() {
   std::thread chief_thread([&] {
     clock.WaitForWorkerToSleep();
     try {
-      ChiefSessionCreator chief(recorder.scaffold, "recorded:chief:" + chief_task.target());
+      ChiefSessionCreatorOptions on_chief_task;
+      on_chief_task.master = "recorded:chief:" + chief_task.target();
+      ChiefSessionCreator chief(recorder.scaffold, on_chief_task);
       chief.CreateSession();  // Restores, or (here: no checkpoint directory) initialises.
     } catch (const std::exception& e) {
       recorder.tracer.Call("chief", kModel, std::string("failed: ") + e.what());

@@ -13,7 +13,7 @@
 #include "src/01_session/graph.h"
 #include "src/01_session/session.h"
 #include "src/01_session/variables.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/02_chief_worker/chief_session_creator.h"
 #include "src/02_chief_worker/saver.h"
 #include "src/02_chief_worker/scaffold.h"
@@ -113,7 +113,9 @@ void ChiefCreator() {
   Variable w(Tensor::Scalar(5.0f), "w");
   // [mts:pair-chief-session-creator]
   auto scaffold = std::make_shared<Scaffold>();
-  ChiefSessionCreator creator(scaffold, /*master=*/"", checkpoint_dir);
+  ChiefSessionCreatorOptions options;  // TensorFlow's keyword arguments, by name.
+  options.checkpoint_dir = checkpoint_dir;
+  ChiefSessionCreator creator(scaffold, options);
   std::unique_ptr<SessionInterface> sess = creator.CreateSession();  // Restores or initialises.
   // [mts:pair-chief-session-creator-end]
   Expect(Value(*sess, w) == 5.0f, "the chief's session did not initialise w");

@@ -25,7 +25,7 @@
 #include "src/01_session/session.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"
-#include "src/02_chief_worker/checkpoint_file.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_file.h"
 #include "src/02_chief_worker/saver.h"
 #include "src/platform/crc32c.h"
 #include "src/platform/file_system.h"

@@ -46,8 +46,10 @@ int main() {
   std::vector<std::shared_ptr<SessionRunHook>> hooks = {
       std::make_shared<CheckpointSaverHook>(dir, saving)};
   for (auto& hook : hooks) hook->Begin();
+  ChiefSessionCreatorOptions chief;
+  chief.checkpoint_dir = dir;
   auto counting = std::make_shared<CountingSessionCreator>(
-      std::make_shared<ChiefSessionCreator>(nullptr, "", dir));
+      std::make_shared<ChiefSessionCreator>(nullptr, chief));
   auto faulty = std::make_shared<FaultySessionCreator>(counting, creation_faults, run_faults,
                                                        FaultTiming::kAfterRun);
   RecoverableSession session(std::make_shared<CoordinatedSessionCreator>(faulty, hooks));

@@ -15,7 +15,7 @@
 #include "src/01_session/learning/math_ops.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/02_chief_worker/chief_session_creator.h"
 #include "src/03_hooked/stop_at_step_hook.h"
 #include "src/06_monitored/monitored_session.h"
@@ -86,8 +86,9 @@ void MonitoredWithCreator() {
   Operation* train_op = model.train_op;
   MonitoredSession::Hooks hooks = {std::make_shared<StopAtStepHook>(std::nullopt, 3)};
   // [mts:pair-monitored-session]
-  auto creator =
-      std::make_shared<ChiefSessionCreator>(/*scaffold=*/nullptr, /*master=*/"", checkpoint_dir);
+  ChiefSessionCreatorOptions options;
+  options.checkpoint_dir = checkpoint_dir;
+  auto creator = std::make_shared<ChiefSessionCreator>(/*scaffold=*/nullptr, options);
   MonitoredSession sess(/*session_creator=*/creator, hooks);  // Only the hooks given.
   while (!sess.ShouldStop()) sess.Run(train_op);
   sess.Close();

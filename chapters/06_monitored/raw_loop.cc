@@ -7,7 +7,7 @@
 
 #include "chapters/06_monitored/linear_model.h"
 #include "src/01_session/session.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/02_chief_worker/saver.h"
 #include "src/03_hooked/file_writer.h"
 

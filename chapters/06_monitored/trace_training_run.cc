@@ -112,7 +112,9 @@ int main(int argc, char** argv) {
 
   // [mts:trace-training-run]
   auto tracer = std::make_shared<CallTracer>();
-  auto chief = std::make_shared<ChiefSessionCreator>(nullptr, "", checkpoint_dir);
+  ChiefSessionCreatorOptions chief_options;
+  chief_options.checkpoint_dir = checkpoint_dir;
+  auto chief = std::make_shared<ChiefSessionCreator>(nullptr, chief_options);
   auto creator = std::make_shared<FunctionSessionCreator>([=] {
     tracer->Call("RecoverableSession", "SessionCreator", "CreateSession");
     auto session = chief->CreateSession();  // Restores the latest checkpoint, or initialises.

@@ -4,20 +4,16 @@
 
 namespace mts {
 
-ChiefSessionCreator::ChiefSessionCreator(std::shared_ptr<Scaffold> scaffold, std::string master,
-                                         std::string checkpoint_dir,
-                                         std::string checkpoint_filename_with_path, Clock* clock)
+ChiefSessionCreator::ChiefSessionCreator(std::shared_ptr<Scaffold> scaffold,
+                                         ChiefSessionCreatorOptions options)
     : scaffold_(scaffold != nullptr ? std::move(scaffold) : std::make_shared<Scaffold>()),
-      master_(std::move(master)),
-      checkpoint_dir_(std::move(checkpoint_dir)),
-      checkpoint_filename_with_path_(std::move(checkpoint_filename_with_path)),
-      clock_(clock) {}
+      options_(std::move(options)) {}
 
 // Built lazily because the scaffold's ops exist only once it is finalized.
 SessionManager& ChiefSessionCreator::GetSessionManager() {
   if (session_manager_ == nullptr) {
     session_manager_ =
-        std::make_unique<SessionManager>(SessionManagerOptionsFor(*scaffold_, clock_));
+        std::make_unique<SessionManager>(SessionManagerOptionsFor(*scaffold_, options_.clock));
   }
   return *session_manager_;
 }
@@ -26,14 +22,14 @@ std::unique_ptr<SessionInterface> ChiefSessionCreator::CreateSession() {
   scaffold_->Finalize();
   // The chief never waits for a checkpoint (wait_for_checkpoint keeps its default, false):
   // with none to restore, it initialises.
-  PrepareSessionOptions options;
-  options.saver = scaffold_->saver().get();
-  options.checkpoint_dir = checkpoint_dir_;
-  options.checkpoint_filename_with_path = checkpoint_filename_with_path_;
-  options.init_op = scaffold_->init_op();
-  options.init_feed_dict = scaffold_->init_feed_dict();
-  options.init_fn = scaffold_->BoundInitFn();
-  return GetSessionManager().PrepareSession(master_, options);
+  PrepareSessionOptions prepare;
+  prepare.saver = scaffold_->saver().get();
+  prepare.checkpoint_dir = options_.checkpoint_dir;
+  prepare.checkpoint_filename_with_path = options_.checkpoint_filename_with_path;
+  prepare.init_op = scaffold_->init_op();
+  prepare.init_feed_dict = scaffold_->init_feed_dict();
+  prepare.init_fn = scaffold_->BoundInitFn();
+  return GetSessionManager().PrepareSession(options_.master, prepare);
 }
 
 }  // namespace mts

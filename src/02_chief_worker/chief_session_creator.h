@@ -15,14 +15,17 @@
 // again after a preemption, a recreated chief session resumes from the last checkpoint.
 //
 // Lifecycle:
-//   1. Construct with a Scaffold (a default one if null) and where checkpoints live.
+//   1. Construct with a Scaffold (a default one if null) and options: the master, and where
+//      checkpoints live.
 //   2. CreateSession(): finalizes the scaffold (and so the graph), then prepares a session.
 //      Call it again for each recreation; the scaffold and the SessionManager are reused.
 //
 // Thread safety: call CreateSession from one thread at a time.
 //
 // Example:
-//   ChiefSessionCreator creator(nullptr, "", "/tmp/run");
+//   ChiefSessionCreatorOptions options;
+//   options.checkpoint_dir = "/tmp/run";
+//   ChiefSessionCreator creator(scaffold, options);
 //   std::unique_ptr<SessionInterface> session = creator.CreateSession();
 //
 // TensorFlow: ChiefSessionCreator (tensorflow/python/training/monitored_session.py).
@@ -39,16 +42,27 @@
 
 namespace mts {
 
+/// Where a ChiefSessionCreator makes its sessions and restores them from: TensorFlow's
+/// keyword arguments of ChiefSessionCreator, with its defaults (`config` has no counterpart).
+/// Named fields, because three strings in a row are too easily swapped.
+struct ChiefSessionCreatorOptions {
+  /// The target sessions are made on: "" in process, "grpc://host:port" (stage 07).
+  std::string master;
+  /// Restore the latest checkpoint in this directory (none there: initialise).
+  std::string checkpoint_dir;
+  /// Or restore exactly this checkpoint; give at most one of the two.
+  std::string checkpoint_filename_with_path;
+  /// The SessionManager's clock (its waits, the sessions' traced timings); null: RealClock().
+  Clock* clock = nullptr;
+};
+
 /// Makes the chief's sessions: restore or initialise (TensorFlow's ChiefSessionCreator).
 class ChiefSessionCreator : public SessionCreator {
  public:
-  /// A creator using `scaffold` (a new default Scaffold if null) on `master`, restoring from
-  /// `checkpoint_dir` or `checkpoint_filename_with_path` (give at most one). `clock` (null:
-  /// RealClock()) is the SessionManager's.
+  /// A creator using `scaffold` (a new default Scaffold if null), making and restoring its
+  /// sessions as `options` say.
   explicit ChiefSessionCreator(std::shared_ptr<Scaffold> scaffold = nullptr,
-                               std::string master = "", std::string checkpoint_dir = "",
-                               std::string checkpoint_filename_with_path = "",
-                               Clock* clock = nullptr);
+                               ChiefSessionCreatorOptions options = {});
 
   /// Finalizes the scaffold, then SessionManager::PrepareSession: restore, or init_op and
   /// init_fn; local init; ready check. Never waits for a checkpoint to appear.
@@ -63,10 +77,7 @@ class ChiefSessionCreator : public SessionCreator {
   SessionManager& GetSessionManager();
 
   std::shared_ptr<Scaffold> scaffold_;
-  std::string master_;
-  std::string checkpoint_dir_;
-  std::string checkpoint_filename_with_path_;
-  Clock* clock_;
+  ChiefSessionCreatorOptions options_;
   std::unique_ptr<SessionManager> session_manager_;  // Made on first use.
 };
 

@@ -15,8 +15,8 @@
 
 #include "src/01_session/array_ops.h"
 #include "src/01_session/graph.h"
-#include "src/02_chief_worker/checkpoint_file.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_file.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/platform/errors.h"
 #include "src/platform/logging.h"
 
@@ -186,63 +186,79 @@ double Saver::Now() const { return static_cast<double>(options_.clock->WallTimeM
 std::optional<std::string> Saver::Save(SessionInterface& session, const std::string& save_path,
                                        std::optional<int64_t> global_step,
                                        const std::string& latest_filename, bool write_state) {
-  if (latest_filename.find('/') != std::string::npos) {
-    throw ValueError("'latest_filename' must not contain path components");
-  }
-  std::string prefix = save_path;
-  if (global_step) {
-    char step[32];
-    std::snprintf(step, sizeof(step), options_.pad_step_number ? "-%08lld" : "-%lld",
-                  static_cast<long long>(*global_step));
-    prefix += step;
-  } else if (Basename(save_path) == latest_filename) {
-    throw ValueError("'latest_filename' collides with 'save_path': '" + latest_filename +
-                     "' and '" + save_path + "'");
-  }
+  const std::string prefix = CheckpointPath(save_path, global_step, latest_filename);
   if (empty()) return std::nullopt;
-
-  FileSystem& fs = *options_.file_system;
-  const std::string save_dir = Dirname(save_path);
   try {
-    // [mts:atomic-save]
-    // [mts:lab 02_chief_worker]
-    // 1. Read every variable in one Run, so the checkpoint is one consistent snapshot.
-    std::vector<Output> reads;
-    for (const Variable& v : variables_) reads.push_back(v.value());
-    const std::vector<Tensor> values = session.Run(reads);
-    std::vector<NamedTensor> tensors;
-    for (size_t i = 0; i < variables_.size(); ++i) {
-      tensors.emplace_back(variables_[i].name(), values[i]);
-    }
-    // 2. Write the checkpoint: temporary name, fsync, rename. Until the rename completes
-    //    nothing points at it; after, it is whole.
-    WriteCheckpoint(fs, prefix, tensors);
-    if (write_state) {
-      // 3. Name it in the state file, atomically replaced. A crash before this leaves the
-      //    old state file naming the old, whole checkpoints.
-      const bool finite = std::all_of(values.begin(), values.end(), AllFinite);
-      auto [kept, to_delete] = RecordLastCheckpoint(prefix, finite);
-      std::vector<std::string> kept_paths;
-      for (const Tracked& entry : kept) kept_paths.push_back(entry.path);
-      UpdateCheckpointStateFile(save_dir, prefix, kept_paths, latest_filename,
-                                options_.save_relative_paths, &fs);
-      last_checkpoints_ = std::move(kept);
-      checkpoints_to_be_deleted_ = std::move(to_delete);
-      // 4. Only now delete the oldest: the state file no longer names it.
-      MaybeDeleteOldCheckpoints(save_dir);
-    }
-    // [mts:lab-end]
-    // [mts:atomic-save-end]
+    SaveAtomically(session, prefix, Dirname(save_path), latest_filename, write_state);
   } catch (const OpError& e) {
-    if ((e.code() == ErrorCode::kNotFound || e.code() == ErrorCode::kFailedPrecondition) &&
-        !save_dir.empty() && !fs.Exists(save_dir)) {
-      throw ValueError("Parent directory of " + save_path +
-                       " doesn't exist, can't save. Create the directory first, or save "
-                       "elsewhere.");
-    }
+    ThrowIfParentDirectoryMissing(e, save_path);
     throw;
   }
   return prefix;
+}
+
+std::string Saver::CheckpointPath(const std::string& save_path, std::optional<int64_t> global_step,
+                                  const std::string& latest_filename) const {
+  if (latest_filename.find('/') != std::string::npos) {
+    throw ValueError("'latest_filename' must not contain path components");
+  }
+  if (!global_step) {
+    if (Basename(save_path) == latest_filename) {
+      throw ValueError("'latest_filename' collides with 'save_path': '" + latest_filename +
+                       "' and '" + save_path + "'");
+    }
+    return save_path;
+  }
+  char step[32];
+  std::snprintf(step, sizeof(step), options_.pad_step_number ? "-%08lld" : "-%lld",
+                static_cast<long long>(*global_step));
+  return save_path + step;
+}
+
+void Saver::SaveAtomically(SessionInterface& session, const std::string& prefix,
+                           const std::string& save_dir, const std::string& latest_filename,
+                           bool write_state) {
+  FileSystem& fs = *options_.file_system;
+  // [mts:atomic-save]
+  // [mts:lab 02_chief_worker]
+  // 1. Read every variable in one Run, so the checkpoint is one consistent snapshot.
+  std::vector<Output> reads;
+  for (const Variable& v : variables_) reads.push_back(v.value());
+  const std::vector<Tensor> values = session.Run(reads);
+  std::vector<NamedTensor> tensors;
+  for (size_t i = 0; i < variables_.size(); ++i) {
+    tensors.emplace_back(variables_[i].name(), values[i]);
+  }
+  // 2. Write the checkpoint: temporary name, fsync, rename. Until the rename completes
+  //    nothing points at it; after, it is whole.
+  WriteCheckpoint(fs, prefix, tensors);
+  if (write_state) {
+    // 3. Name it in the state file, atomically replaced. A crash before this leaves the
+    //    old state file naming the old, whole checkpoints.
+    const bool finite = std::all_of(values.begin(), values.end(), AllFinite);
+    auto [kept, to_delete] = RecordLastCheckpoint(prefix, finite);
+    std::vector<std::string> kept_paths;
+    for (const Tracked& entry : kept) kept_paths.push_back(entry.path);
+    UpdateCheckpointStateFile(save_dir, prefix, kept_paths, latest_filename,
+                              options_.save_relative_paths, &fs);
+    last_checkpoints_ = std::move(kept);
+    checkpoints_to_be_deleted_ = std::move(to_delete);
+    // 4. Only now delete the oldest: the state file no longer names it.
+    MaybeDeleteOldCheckpoints(save_dir);
+  }
+  // [mts:lab-end]
+  // [mts:atomic-save-end]
+}
+
+void Saver::ThrowIfParentDirectoryMissing(const OpError& error,
+                                          const std::string& save_path) const {
+  const std::string save_dir = Dirname(save_path);
+  if ((error.code() == ErrorCode::kNotFound || error.code() == ErrorCode::kFailedPrecondition) &&
+      !save_dir.empty() && !options_.file_system->Exists(save_dir)) {
+    throw ValueError("Parent directory of " + save_path +
+                     " doesn't exist, can't save. Create the directory first, or save "
+                     "elsewhere.");
+  }
 }
 
 std::pair<Saver::TrackedList, Saver::TrackedList> Saver::RecordLastCheckpoint(

@@ -39,6 +39,7 @@
 #include "src/01_session/session_interface.h"
 #include "src/01_session/variables.h"
 #include "src/platform/clock.h"
+#include "src/platform/errors.h"
 #include "src/platform/file_system.h"
 
 namespace mts {
@@ -130,6 +131,18 @@ class Saver {
 
   // Wall time in seconds: checkpoint timestamps and the N-hours rule use it.
   double Now() const;
+  // The path Save writes: `save_path`, with "-<global_step>" appended when there is a step.
+  // \throws ValueError for a latest_filename with a '/', or equal to save_path's basename.
+  std::string CheckpointPath(const std::string& save_path, std::optional<int64_t> global_step,
+                             const std::string& latest_filename) const;
+  // Save's steps once the path is known: snapshot, write, name in the state file (if
+  // `write_state`), rotate.
+  void SaveAtomically(SessionInterface& session, const std::string& prefix,
+                      const std::string& save_dir, const std::string& latest_filename,
+                      bool write_state);
+  // Raises TensorFlow's ValueError when `error`, raised by a save to `save_path`, comes from
+  // its parent directory being missing; returns otherwise.
+  void ThrowIfParentDirectoryMissing(const OpError& error, const std::string& save_path) const;
   // The tracked and to-be-deleted lists after recording a save of `path` whose values are
   // `finite` or not (TensorFlow's _RecordLastCheckpoint, plus the rule that the newest
   // finite checkpoint is never dropped), computed without changing the saver, so a failed
@@ -146,7 +159,7 @@ class Saver {
   SaverOptions options_;
   TrackedList last_checkpoints_;           // Tracked, oldest first.
   TrackedList checkpoints_to_be_deleted_;  // Dropped from tracking, oldest first.
-  double next_checkpoint_time_ = 0;  // When the next kept-forever checkpoint is due.
+  double next_checkpoint_time_ = 0;        // When the next kept-forever checkpoint is due.
 };
 
 /// The Saver in the graph's savers collection, or a new one over all global variables

@@ -7,8 +7,8 @@
 
 #include "src/01_session/session_factory.h"
 #include "src/01_session/training_util.h"
-#include "src/02_chief_worker/checkpoint_file.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_file.h"
+#include "src/02_chief_worker/checkpoint/latest_sound_checkpoint.h"
 #include "src/02_chief_worker/scaffold.h"
 #include "src/platform/errors.h"
 #include "src/platform/file_system.h"
@@ -42,6 +42,13 @@ std::string Join(const std::vector<std::string>& names) {
     joined += name;
   }
   return joined;
+}
+
+// The names of the variables `saver` restores: the tensors a checkpoint must hold intact.
+std::vector<std::string> VariableNames(const Saver& saver) {
+  std::vector<std::string> names;
+  for (const Variable& v : saver.variables()) names.push_back(v.name());
+  return names;
 }
 
 // Whole seconds, as TensorFlow's "%d" prints them.
@@ -107,28 +114,28 @@ std::pair<std::unique_ptr<Session>, bool> SessionManager::RestoreCheckpoint(
     return {std::move(session), true};
   }
 
-  // Waiting is counted in sleeps, not read off the clock, as TensorFlow counts it.
-  double waited = 0;
-  bool from_files = false;
-  std::optional<CheckpointState> state = StateToRestore(checkpoint_dir, &from_files);
-  while (!state || state->model_checkpoint_path.empty()) {
+  // [mts:restore-checkpoint]
+  // As TensorFlow's chief: ask which checkpoint the directory restores (waiting for one if
+  // told to), then restore it and hand the saver the list it goes on rotating.
+  CheckpointToRestore checkpoint = LatestSoundCheckpoint(checkpoint_dir, VariableNames(*saver));
+  double waited = 0;  // Counted in sleeps, not read off the clock, as TensorFlow counts it.
+  while (!checkpoint.found()) {
     if (!options.wait_for_checkpoint || waited >= options.max_wait_secs) {
       return {std::move(session), false};
     }
     MTS_LOG(INFO) << "Waiting for checkpoint to be available.";
     Sleep(recovery_wait_secs_);
     waited += recovery_wait_secs_;
-    state = StateToRestore(checkpoint_dir, &from_files);
+    checkpoint = LatestSoundCheckpoint(checkpoint_dir, VariableNames(*saver));
   }
+  if (!checkpoint.path) throw checkpoint.NoneSoundError();  // Every one damaged or missing.
   const std::optional<LiveModel> live = LiveModelOn(master, *session);
-  std::vector<std::string> kept = RestoreNewestSound(*saver, *session, *state);
-  if (live) WarnOfRollback(*live, master, checkpoint_dir, kept.back(), *session);
-  // Let the saver go on deleting old checkpoints where the previous run left off. Files
-  // found without a state file to vouch for them are never its to delete: only the one
-  // restored is tracked.
-  if (from_files) kept = {kept.back()};
-  saver->RecoverLastCheckpoints(kept);
+  saver->Restore(*session, *checkpoint.path);
+  if (!checkpoint.skipped.empty()) MTS_LOG(WARNING) << checkpoint.FallbackWarning();
+  if (live) WarnOfRollback(*live, master, checkpoint_dir, *checkpoint.path, *session);
+  saver->RecoverLastCheckpoints(checkpoint.tracked);
   return {std::move(session), true};
+  // [mts:restore-checkpoint-end]
 }
 
 namespace {
@@ -194,84 +201,6 @@ void SessionManager::WarnOfRollback(const LiveModel& live, const std::string& ma
   MTS_LOG(WARNING) << line.str();
 }
 // [mts:live-model-rollback-end]
-
-// [mts:state-to-restore]
-std::optional<CheckpointState> SessionManager::StateToRestore(const std::string& checkpoint_dir,
-                                                              bool* from_files) {
-  *from_files = false;
-  const std::string state_path = JoinPath(checkpoint_dir, "checkpoint");
-  try {
-    std::optional<CheckpointState> state = GetCheckpointState(checkpoint_dir);
-    if (state || !DefaultFileSystem()->Exists(state_path)) return state;
-  } catch (const ValueError& e) {
-    // An empty state file, or one naming no checkpoint: TensorFlow stops here with no
-    // remedy. It is as unusable as a garbage one, and treated the same way.
-    MTS_LOG(WARNING) << e.what();
-  }
-  // Beyond TensorFlow, which starts from scratch when the state file cannot be read, and
-  // whose first saves then overwrite the checkpoints of the same steps: the files are still
-  // here, so restore the newest of them that passes its checksums.
-  const std::vector<std::string> files = FindCheckpointFiles(*DefaultFileSystem(), checkpoint_dir);
-  if (files.empty()) {
-    MTS_LOG(WARNING) << "The state file " << state_path
-                     << " is unusable and no checkpoint file is in " << checkpoint_dir
-                     << ": starting from scratch.";
-    return std::nullopt;
-  }
-  MTS_LOG(WARNING) << "The state file " << state_path << " is unusable; restoring from the "
-                   << files.size() << " checkpoint file(s) in " << checkpoint_dir
-                   << " instead, newest first. The next save rewrites the state file.";
-  *from_files = true;
-  CheckpointState found;
-  found.model_checkpoint_path = files.back();
-  found.all_model_checkpoint_paths = files;
-  return found;
-}
-// [mts:state-to-restore-end]
-
-// [mts:restore-newest-sound]
-std::vector<std::string> SessionManager::RestoreNewestSound(Saver& saver, Session& session,
-                                                            const CheckpointState& state) {
-  // Beyond TensorFlow, which fails at the newest: if it is missing (deleted, a copy cut
-  // short) or fails its checksums (a bad disk), try the older ones the state lists, newest
-  // first. Restore is all or nothing, so until one succeeds the session is untouched.
-  // Training repeats the steps since the one restored, and no wrong value is ever loaded.
-  const std::string& latest = state.model_checkpoint_path;
-  const std::vector<std::string>& all = state.all_model_checkpoint_paths;
-  std::vector<std::string> candidates = {latest};
-  for (size_t i = all.size(); i-- > 0;) {
-    if (all[i] != latest) candidates.push_back(all[i]);
-  }
-  std::string failures;
-  for (const std::string& path : candidates) {
-    try {
-      saver.Restore(session, path);
-    } catch (const DataLossError& damaged) {
-      failures += (failures.empty() ? "" : "; ") + path + " (" + damaged.what() + ")";
-      continue;
-    } catch (const ValueError&) {  // Saver::Restore's "not a valid checkpoint": no file.
-      failures += (failures.empty() ? "" : "; ") + path + " (missing)";
-      continue;
-    }
-    if (path != latest) {
-      MTS_LOG(WARNING) << "The latest checkpoint " << latest
-                       << " is missing or failed its checksums; restored the newest earlier "
-                          "checkpoint that passes, "
-                       << path << ". Unusable: " << failures
-                       << ". Damaged files are left in place for inspection.";
-    }
-    // Rotation goes on from the one restored; newer, unusable files are no longer tracked,
-    // so they are never deleted by the saver either.
-    const auto end = std::find(all.begin(), all.end(), path);
-    return end == all.end() ? std::vector<std::string>{path}
-                            : std::vector<std::string>(all.begin(), end + 1);
-  }
-  throw DataLossError("Every checkpoint listed in the state file of " + Dirname(latest) +
-                      " is missing or fails its checksums, so none can be restored: " + failures +
-                      ". Restore from a backup copy, or move the checkpoint files and the "
-                      "`checkpoint` state file away to start training from scratch.");
-}
-// [mts:restore-newest-sound-end]
 
 // [mts:ready]
 SessionManager::Readiness SessionManager::Ready(const std::optional<Output>& op, Session& session) {

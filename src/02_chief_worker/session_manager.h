@@ -54,7 +54,6 @@
 
 #include "src/01_session/graph.h"
 #include "src/01_session/session.h"
-#include "src/02_chief_worker/checkpoint_state.h"
 #include "src/02_chief_worker/saver.h"
 #include "src/platform/clock.h"
 
@@ -198,20 +197,11 @@ class SessionManager {
   // checkpoint.
   void WarnOfRollback(const LiveModel& live, const std::string& master, const std::string& source,
                       const std::string& restored_path, Session& session) const;
-  // A new session on `master`, restored as `options` say if it can; true if restored.
+  // A new session on `master`, restored as `options` say if it can; true if restored. From
+  // a directory it restores the checkpoint LatestSoundCheckpoint chooses
+  // (checkpoint/latest_sound_checkpoint.h).
   std::pair<std::unique_ptr<Session>, bool> RestoreCheckpoint(
       const std::string& master, const RecoverSessionOptions& options) const;
-  // The state of `checkpoint_dir` to restore from: its state file's, or, when that file
-  // exists but is unusable (garbage, empty, naming no checkpoint), one made from the
-  // checkpoint files in the directory (then *from_files is true); nullopt if neither.
-  static std::optional<CheckpointState> StateToRestore(const std::string& checkpoint_dir,
-                                                       bool* from_files);
-  // Restores state.model_checkpoint_path; if that is missing or fails its checksums, the
-  // newest earlier checkpoint of the state's list that exists and passes, logging which.
-  // Returns the checkpoints the saver should track from now on. \throws DataLossError if
-  // none can be restored; OpError as Saver::Restore raises it for other errors.
-  static std::vector<std::string> RestoreNewestSound(Saver& saver, Session& session,
-                                                     const CheckpointState& state);
   static Readiness Ready(const std::optional<Output>& op, Session& session);
   Readiness TryRunLocalInitOp(Session& session) const;
   void Sleep(double secs) const;

@@ -154,11 +154,19 @@ SingularMonitoredSession::SingularMonitoredSession(Hooks hooks, std::shared_ptr<
                                                    double stop_grace_period_secs,
                                                    std::string checkpoint_filename_with_path,
                                                    Clock* clock)
-    : MonitoredSession(std::make_shared<ChiefSessionCreator>(
-                           std::move(scaffold), std::move(master), std::move(checkpoint_dir),
-                           std::move(checkpoint_filename_with_path), clock),
-                       std::move(hooks),
-                       MonitoredSessionOptions{stop_grace_period_secs, RecoveryOptions{}, clock},
-                       /*should_recover=*/false) {}
+    : MonitoredSession(
+          std::make_shared<ChiefSessionCreator>(std::move(scaffold),
+                                                [&] {
+                                                  ChiefSessionCreatorOptions chief;
+                                                  chief.master = std::move(master);
+                                                  chief.checkpoint_dir = std::move(checkpoint_dir);
+                                                  chief.checkpoint_filename_with_path =
+                                                      std::move(checkpoint_filename_with_path);
+                                                  chief.clock = clock;
+                                                  return chief;
+                                                }()),
+          std::move(hooks),
+          MonitoredSessionOptions{stop_grace_period_secs, RecoveryOptions{}, clock},
+          /*should_recover=*/false) {}
 
 }  // namespace mts

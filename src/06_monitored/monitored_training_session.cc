@@ -120,8 +120,11 @@ std::unique_ptr<MonitoredSession> MonitoredTrainingSession(
 
   std::shared_ptr<SessionCreator> creator;
   if (options.is_chief) {
-    creator = std::make_shared<ChiefSessionCreator>(scaffold, options.master,
-                                                    options.checkpoint_dir, "", options.clock);
+    ChiefSessionCreatorOptions chief;
+    chief.master = options.master;
+    chief.checkpoint_dir = options.checkpoint_dir;
+    chief.clock = options.clock;
+    creator = std::make_shared<ChiefSessionCreator>(scaffold, chief);
   } else {
     creator = std::make_shared<WorkerSessionCreator>(
         scaffold, options.master, options.max_wait_secs, options.clock, options.recovery_wait_secs);

@@ -17,9 +17,9 @@
 // message names the file ("/tmp/run/checkpoint; No such file or directory").
 //
 // The one call with a durability promise is WriteFileAtomically (and WritePiecesAtomically,
-// the same from pieces): after a crash at any moment
-// the file holds either its old contents or its new contents, never a mixture (the
-// implementation in file_system.cc spells out why). The checkpoint state file relies on it.
+// the same from pieces): after a crash at any moment the file holds either its old contents
+// or its new contents, never a mixture (the implementation in posix_file_system.cc spells
+// out why). The checkpoint state file relies on it.
 //
 // Thread safety: DefaultFileSystem() may be used from any number of threads; a WritableFile
 // belongs to one thread at a time.

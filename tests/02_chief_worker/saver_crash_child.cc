@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <string>
 
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/02_chief_worker/saver.h"
 #include "tests/02_chief_worker/saver_crash_model.h"
 

@@ -16,8 +16,8 @@
 
 #include "gtest/gtest.h"
 #include "src/01_session/session.h"
-#include "src/02_chief_worker/checkpoint_file.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_file.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/02_chief_worker/saver.h"
 #include "tests/02_chief_worker/saver_crash_model.h"
 #include "tests/testing/child_process.h"

@@ -17,7 +17,7 @@
 #include "src/01_session/array_ops.h"
 #include "src/01_session/session.h"
 #include "src/01_session/tensor_types.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/platform/errors.h"
 #include "src/platform/logging.h"
 #include "tests/testing/counting_session.h"

@@ -8,17 +8,18 @@
 // once) and one whose global variables nobody initialises (it times out). A worker made
 // ready by a chief in another process, through shared variables, is stage 07's test
 // (session_manager_test.cc imitates it with a shared test op).
+#include "src/02_chief_worker/session_creator.h"
+
 #include <memory>
 #include <string>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
-#include "src/platform/errors.h"
 #include "src/01_session/variables.h"
 #include "src/02_chief_worker/chief_session_creator.h"
-#include "src/02_chief_worker/session_creator.h"
 #include "src/02_chief_worker/worker_session_creator.h"
+#include "src/platform/errors.h"
 #include "src/platform/file_system.h"
 #include "tests/testing/expect_error.h"
 #include "tests/testing/fake_clock.h"
@@ -75,7 +76,9 @@ TEST_F(SessionCreatorTest, ChiefRunsTheScaffoldsInitFn) {
 
 // Every call makes a new, ready session; the scaffold is finalized again without harm.
 TEST_F(SessionCreatorTest, ChiefMakesANewSessionEachCall) {
-  ChiefSessionCreator chief(nullptr, "", "", "", &clock_);
+  ChiefSessionCreatorOptions options;
+  options.clock = &clock_;
+  ChiefSessionCreator chief(nullptr, options);
   auto first = chief.CreateSession();
   auto second = chief.CreateSession();
   EXPECT_NE(first.get(), second.get());
@@ -88,7 +91,9 @@ TEST_F(SessionCreatorTest, ChiefRestoresFromItsCheckpointDir) {
   const std::string dir = NewDir("chief_restores");
 
   auto scaffold = std::make_shared<Scaffold>();
-  ChiefSessionCreator chief(scaffold, "", dir);
+  ChiefSessionCreatorOptions options;
+  options.checkpoint_dir = dir;
+  ChiefSessionCreator chief(scaffold, options);
   auto session = chief.CreateSession();  // Nothing to restore yet: initialised.
   EXPECT_EQ(ValueOf(*session, w_), 3.0f);
   session->Run(set_w);
@@ -108,7 +113,9 @@ TEST_F(SessionCreatorTest, ChiefRestoresFromACheckpointFile) {
   session->Run(set_w);
   const std::string path = *scaffold->saver()->Save(*session, JoinPath(dir, "model.ckpt"), 1);
 
-  auto restored = ChiefSessionCreator(scaffold, "", "", path).CreateSession();
+  ChiefSessionCreatorOptions options;
+  options.checkpoint_filename_with_path = path;
+  auto restored = ChiefSessionCreator(scaffold, options).CreateSession();
   EXPECT_EQ(ValueOf(*restored, w_), 9.0f);
 }
 
@@ -139,8 +146,9 @@ TEST_F(SessionCreatorTest, WorkerWithUninitializedGlobalsTimesOut) {
 // Both creators work through the interface the layers above hold.
 TEST_F(SessionCreatorTest, CreatorsWorkThroughTheInterface) {
   auto scaffold = std::make_shared<Scaffold>();
-  std::unique_ptr<SessionCreator> chief =
-      std::make_unique<ChiefSessionCreator>(scaffold, "", "", "", &clock_);
+  ChiefSessionCreatorOptions options;
+  options.clock = &clock_;
+  std::unique_ptr<SessionCreator> chief = std::make_unique<ChiefSessionCreator>(scaffold, options);
   std::unique_ptr<SessionCreator> worker =
       std::make_unique<WorkerSessionCreator>(scaffold, "", 60, &clock_);
   EXPECT_EQ(ValueOf(*chief->CreateSession(), w_), 3.0f);

@@ -7,7 +7,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/platform/errors.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/02_chief_worker/scaffold.h"
 #include "src/03_hooked/event_file_reader.h"
 #include "src/03_hooked/summary_writer_cache.h"

@@ -17,7 +17,7 @@
 #include "src/platform/errors.h"
 #include "src/01_session/session.h"
 #include "src/01_session/training_util.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/02_chief_worker/chief_session_creator.h"
 #include "src/02_chief_worker/saver.h"
 #include "src/03_hooked/checkpoint_saver_hook.h"
@@ -72,8 +72,10 @@ class RecoverableSessionTest : public ::testing::Test {
   ~RecoverableSessionTest() override { SummaryWriterCache::Clear(); }
 
   std::unique_ptr<RecoverableSession> Make(RecoveryOptions options = {}) {
+    ChiefSessionCreatorOptions chief;
+    chief.checkpoint_dir = checkpoint_dir_;
     counting_ = std::make_shared<CountingSessionCreator>(
-        std::make_shared<ChiefSessionCreator>(nullptr, "", checkpoint_dir_));
+        std::make_shared<ChiefSessionCreator>(nullptr, chief));
     auto faulty = std::make_shared<FaultySessionCreator>(counting_, creation_faults_,
                                                          run_faults_, timing_);
     coordinated_ = std::make_shared<CoordinatedSessionCreator>(faulty, hooks_, /*grace=*/10);

@@ -98,8 +98,10 @@ TEST_P(RecoveryCampaignTest, TrainingReachesItsTargetThroughRandomPreemptions) {
       check, std::make_shared<CheckpointSaverHook>(dir, saving)};
   for (auto& hook : hooks) hook->Begin();
 
+  ChiefSessionCreatorOptions chief;
+  chief.checkpoint_dir = dir;
   auto counting = std::make_shared<CountingSessionCreator>(
-      std::make_shared<ChiefSessionCreator>(nullptr, "", dir));
+      std::make_shared<ChiefSessionCreator>(nullptr, chief));
   // Run faults strike after the raw run: the step's update happened, then was lost.
   auto faulty = std::make_shared<FaultySessionCreator>(counting, creation_faults, run_faults,
                                                        FaultTiming::kAfterRun);

@@ -13,7 +13,7 @@
 #include "src/01_session/graph.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/02_chief_worker/chief_session_creator.h"
 #include "src/02_chief_worker/saver.h"
 #include "src/02_chief_worker/scaffold.h"
@@ -50,8 +50,10 @@ class MonitoredSessionTest : public ::testing::Test {
   ~MonitoredSessionTest() override { SummaryWriterCache::Clear(); }
 
   std::shared_ptr<SessionCreator> Creator() {
+    ChiefSessionCreatorOptions chief;
+    chief.checkpoint_dir = checkpoint_dir_;
     counting_ = std::make_shared<CountingSessionCreator>(
-        std::make_shared<ChiefSessionCreator>(scaffold_, "", checkpoint_dir_));
+        std::make_shared<ChiefSessionCreator>(scaffold_, chief));
     return std::make_shared<FaultySessionCreator>(counting_, creation_faults_, run_faults_,
                                                   FaultTiming::kAfterRun);
   }

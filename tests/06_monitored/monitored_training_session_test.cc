@@ -15,7 +15,7 @@
 #include "src/01_session/graph.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/03_hooked/checkpoint_saver_hook.h"
 #include "src/03_hooked/step_counter_hook.h"
 #include "src/03_hooked/summary_saver_hook.h"

@@ -37,7 +37,9 @@ std::unique_ptr<SessionInterface> MakeTrainingStack(const std::string& checkpoin
       std::make_shared<CheckpointSaverHook>(checkpoint_dir, saving),
   };
   for (auto& hook : hooks) hook->Begin();
-  auto chief = std::make_shared<ChiefSessionCreator>(scaffold, "", checkpoint_dir);
+  ChiefSessionCreatorOptions chief_options;
+  chief_options.checkpoint_dir = checkpoint_dir;
+  auto chief = std::make_shared<ChiefSessionCreator>(scaffold, chief_options);
   return std::make_unique<RecoverableSession>(
       std::make_shared<CoordinatedSessionCreator>(chief, hooks));
 }

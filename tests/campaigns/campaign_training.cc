@@ -4,7 +4,7 @@
 #include <set>
 
 #include "src/01_session/training_util.h"
-#include "src/02_chief_worker/checkpoint_file.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_file.h"
 #include "src/platform/file_system.h"
 
 namespace mts {

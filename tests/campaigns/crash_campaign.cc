@@ -15,7 +15,7 @@
 #include <thread>
 
 #include "src/platform/errors.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/platform/file_system.h"
 #include "tests/campaigns/campaign_training.h"
 

@@ -32,7 +32,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "src/01_session/graph.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/03_hooked/checkpoint_saver_hook.h"
 #include "src/03_hooked/checkpoint_saver_listener.h"
 #include "src/03_hooked/stop_at_step_hook.h"

@@ -8,7 +8,7 @@
 
 #include "src/01_session/graph.h"
 #include "src/01_session/training_util.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/02_chief_worker/chief_session_creator.h"
 #include "src/03_hooked/stop_at_step_hook.h"
 #include "src/03_hooked/summary_writer_cache.h"
@@ -234,7 +234,10 @@ RunResult Train(const FaultCampaignOptions& options, const std::string& dir,
 
   // The creator MonitoredTrainingSession would use (its master the ps, if any), wrapped in
   // the faulty layers.
-  auto chief = std::make_shared<ChiefSessionCreator>(scaffold, ps ? ps->target() : "", dir);
+  ChiefSessionCreatorOptions chief_options;
+  chief_options.master = ps ? ps->target() : "";
+  chief_options.checkpoint_dir = dir;
+  auto chief = std::make_shared<ChiefSessionCreator>(scaffold, chief_options);
   auto counted = std::make_shared<FunctionSessionCreator>([&] {
     std::unique_ptr<SessionInterface> raw;
     if (ps == nullptr) {

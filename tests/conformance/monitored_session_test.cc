@@ -19,7 +19,7 @@
 #include "src/01_session/session.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/02_chief_worker/chief_session_creator.h"
 #include "src/02_chief_worker/saver.h"
 #include "src/02_chief_worker/scaffold.h"
@@ -771,8 +771,10 @@ TEST_F(MonitoredSessionTest, test_recovery) {
   CheckpointSaverHookOptions save;
   save.save_steps = 1;
   save.scaffold = scaffold;
+  ChiefSessionCreatorOptions in_logdir;
+  in_logdir.checkpoint_dir = logdir;
   {
-    MonitoredSession session(std::make_shared<ChiefSessionCreator>(scaffold, "", logdir),
+    MonitoredSession session(std::make_shared<ChiefSessionCreator>(scaffold, in_logdir),
                              {std::make_shared<CheckpointSaverHook>(logdir, save)});
     WithMonitoredSession(session, [&](MonitoredSession& s) {
       EXPECT_EQ(Run(s, gstep_.value()), 0);
@@ -781,12 +783,13 @@ TEST_F(MonitoredSessionTest, test_recovery) {
     });
   }
   {
-    MonitoredSession session(std::make_shared<ChiefSessionCreator>(scaffold, "", logdir));
+    MonitoredSession session(std::make_shared<ChiefSessionCreator>(scaffold, in_logdir));
     WithMonitoredSession(session,
                          [&](MonitoredSession& s) { EXPECT_EQ(Run(s, gstep_.value()), 2); });
   }
-  MonitoredSession session(
-      std::make_shared<ChiefSessionCreator>(scaffold, "", "", *LatestCheckpoint(logdir)));
+  ChiefSessionCreatorOptions from_file;
+  from_file.checkpoint_filename_with_path = *LatestCheckpoint(logdir);
+  MonitoredSession session(std::make_shared<ChiefSessionCreator>(scaffold, from_file));
   WithMonitoredSession(session, [&](MonitoredSession& s) { EXPECT_EQ(Run(s, gstep_.value()), 2); });
 }
 
@@ -841,7 +844,9 @@ TEST_F(MonitoredSessionTest, test_recover_and_retry_on_aborted_error) {
   CheckpointSaverHookOptions save;
   save.save_steps = 1;
   save.scaffold = scaffold;
-  MonitoredSession session(std::make_shared<ChiefSessionCreator>(scaffold, "", logdir),
+  ChiefSessionCreatorOptions in_logdir;
+  in_logdir.checkpoint_dir = logdir;
+  MonitoredSession session(std::make_shared<ChiefSessionCreator>(scaffold, in_logdir),
                            {abort_hook, std::make_shared<CheckpointSaverHook>(logdir, save)});
   WithMonitoredSession(session, [&](MonitoredSession& s) {
     EXPECT_EQ(Run(s, gstep_.value()), 0);

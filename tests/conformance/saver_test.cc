@@ -14,7 +14,7 @@
 #include "gtest/gtest.h"
 #include "src/01_session/session.h"
 #include "src/01_session/variables.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/platform/errors.h"
 #include "src/platform/file_system.h"
 #include "tests/testing/fake_clock.h"

@@ -13,7 +13,7 @@
 #include "src/01_session/graph_keys.h"
 #include "src/01_session/session.h"
 #include "src/01_session/variables.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/02_chief_worker/saver.h"
 #include "src/platform/errors.h"
 #include "src/platform/file_system.h"

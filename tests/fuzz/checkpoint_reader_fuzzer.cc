@@ -16,7 +16,7 @@
 #include <string>
 
 #include "src/platform/errors.h"
-#include "src/02_chief_worker/checkpoint_file.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_file.h"
 #include "src/platform/crc32c.h"
 #include "tests/fuzz/fuzz_file_system.h"
 

@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "src/platform/errors.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 
 namespace {
 

@@ -30,7 +30,7 @@
 #include "src/01_session/op_def.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"
-#include "src/02_chief_worker/checkpoint_file.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_file.h"
 #include "src/03_hooked/record_reader.h"
 #include "src/07_distributed/parameter_server.pb.h"
 #include "src/07_distributed/tensor_coding.h"

@@ -8,7 +8,7 @@
 #include "src/01_session/session.h"
 #include "src/01_session/tensor.h"
 #include "src/01_session/variables.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/02_chief_worker/saver.h"
 
 namespace mts {

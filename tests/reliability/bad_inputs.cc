@@ -32,7 +32,7 @@
 #include "src/01_session/tensor.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/02_chief_worker/saver.h"
 #include "src/02_chief_worker/session_manager.h"
 #include "src/03_hooked/checkpoint_saver_hook.h"

@@ -18,8 +18,8 @@
 
 #include "gtest/gtest.h"
 #include "src/01_session/tensor.h"
-#include "src/02_chief_worker/checkpoint_file.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_file.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/platform/file_system.h"
 #include "tests/testing/child_process.h"
 

@@ -14,7 +14,7 @@
 #include "gtest/gtest.h"
 #include "src/01_session/graph.h"
 #include "src/01_session/training_util.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/02_chief_worker/scaffold.h"
 #include "src/06_monitored/monitored_session_scope.h"
 #include "src/06_monitored/monitored_training_session.h"

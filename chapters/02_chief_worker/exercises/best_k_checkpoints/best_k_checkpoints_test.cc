@@ -11,7 +11,7 @@
 #include "src/01_session/array_ops.h"
 #include "src/01_session/session.h"
 #include "src/01_session/variables.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/platform/errors.h"
 #include "tests/testing/failing_file_system.h"
 #include "tests/testing/forwarding_file_system.h"

@@ -2,7 +2,7 @@
 #include <utility>
 
 #include "chapters/02_chief_worker/exercises/best_k_checkpoints/best_k_checkpoints.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/platform/errors.h"
 
 namespace mts {

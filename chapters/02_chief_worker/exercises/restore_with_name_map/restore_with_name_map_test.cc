@@ -7,7 +7,7 @@
 #include "gtest/gtest.h"
 #include "src/platform/errors.h"
 #include "src/01_session/session.h"
-#include "src/02_chief_worker/checkpoint_file.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_file.h"
 #include "tests/testing/expect_error.h"
 
 namespace mts {

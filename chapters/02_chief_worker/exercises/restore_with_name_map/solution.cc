@@ -5,7 +5,7 @@
 #include "src/01_session/array_ops.h"
 #include "src/platform/errors.h"
 #include "src/01_session/graph.h"
-#include "src/02_chief_worker/checkpoint_file.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_file.h"
 
 namespace mts {
 

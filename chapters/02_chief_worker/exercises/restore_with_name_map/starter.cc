@@ -4,7 +4,7 @@
 #include "chapters/02_chief_worker/exercises/restore_with_name_map/restore_with_name_map.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/graph.h"
-#include "src/02_chief_worker/checkpoint_file.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_file.h"
 #include "src/platform/errors.h"
 
 namespace mts {

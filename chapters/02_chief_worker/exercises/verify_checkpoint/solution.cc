@@ -2,7 +2,7 @@
 #include <algorithm>
 
 #include "chapters/02_chief_worker/exercises/verify_checkpoint/verify_checkpoint.h"
-#include "src/02_chief_worker/checkpoint_file.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_file.h"
 #include "src/platform/errors.h"
 
 namespace mts {

@@ -18,7 +18,7 @@
 #include "src/01_session/session.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/02_chief_worker/saver.h"
 #include "src/03_hooked/hooked_session.h"
 #include "src/platform/file_system.h"

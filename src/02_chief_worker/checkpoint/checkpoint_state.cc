@@ -1,6 +1,6 @@
 // checkpoint_state.cc: the `checkpoint` state file on disk: the path rules, atomic update,
 // reading it back. The text format itself (protobuf's TextFormat) is in checkpoint_state_text.cc.
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 
 #include "src/platform/errors.h"
 #include "src/platform/logging.h"

@@ -1,6 +1,6 @@
 // Tests of checkpoint_file.h: round trips of every dtype, the layout of the header, and the
 // promise that any damage (every single-byte corruption, every truncation) is DataLossError.
-#include "src/02_chief_worker/checkpoint_file.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_file.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,7 +1,7 @@
 // Tests of checkpoint_state.h: the real state files TensorFlow wrote parse to the right
 // values and print back byte for byte; the path rules; GetCheckpointState's edge cases;
 // LatestCheckpoint.
-#include "src/02_chief_worker/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 
 #include <unistd.h>
 

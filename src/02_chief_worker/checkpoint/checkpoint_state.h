@@ -37,8 +37,8 @@
 // TensorFlow: tensorflow/python/training/checkpoint_management.py (get_checkpoint_state,
 // update_checkpoint_state_internal, generate_checkpoint_state_proto, latest_checkpoint) and
 // checkpoint_state.proto (checkpoint_state.proto here is the same message).
-#ifndef MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_STATE_H_
-#define MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_STATE_H_
+#ifndef MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_CHECKPOINT_STATE_H_
+#define MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_CHECKPOINT_STATE_H_
 
 #include <optional>
 #include <string>
@@ -130,4 +130,4 @@ std::optional<std::string> LatestCheckpoint(const std::string& checkpoint_dir,
 
 }  // namespace mts
 
-#endif  // MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_STATE_H_
+#endif  // MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_CHECKPOINT_STATE_H_

@@ -6,7 +6,8 @@
 //         Chief / Worker   the SessionManager asks the Saver to restore
 //           Session
 //   Saver (saver.h)        reads variables through the Session, writes them with
-//   checkpoint_file.h  <-- this file: the bytes on disk
+//   checkpoint_file.h  <-- this file: the bytes on disk (written in checkpoint_writer.cc,
+//                          read in checkpoint_reader.cc)
 //   FileSystem             platform: WritePiecesAtomically, NewRandomAccessFile
 //
 // A checkpoint is the last line of defence: when everything else has crashed, it is what a
@@ -60,8 +61,8 @@
 // `.index` table plus `.data-?????-of-?????` shards, and py_checkpoint_reader. mts keeps one
 // file per checkpoint, as TensorFlow's V1 format did, which makes the crash argument one
 // rename long.
-#ifndef MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_FILE_H_
-#define MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_FILE_H_
+#ifndef MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_CHECKPOINT_FILE_H_
+#define MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_CHECKPOINT_FILE_H_
 
 #include <cstdint>
 #include <memory>
@@ -156,6 +157,25 @@ class CheckpointReader {
   // header's magic and recorded size against the file (`size`, set here), so that only a
   // file that looks like a checkpoint of that size has its index read.
   std::string OpenAndReadHead(FileSystem& fs, uint64_t* size);
+  // Where the parts of the file lie, as its verified header says.
+  struct Layout {
+    uint32_t count;       // Tensors in the index.
+    uint64_t index_end;   // Where the index ends and its checksum starts.
+    uint64_t data_start;  // Where the data section starts.
+    uint64_t data_size;   // Its length: to the end of the file.
+  };
+  // Checks the header in `head` (from OpenAndReadHead) against the file's `size` and the
+  // checksum of header and index; returns the layout they describe.
+  Layout VerifyHeader(const std::string& head, uint64_t size) const;
+  // Reads and checks every index entry of `head` into infos_ and extents_.
+  void ReadIndex(const std::string& head, const Layout& layout);
+  // Reads the entry at `*pos` of the index in `file`, advancing `*pos`; its data must start
+  // at `*next_offset`, which is advanced past it.
+  void ReadIndexEntry(const char* file, const Layout& layout, uint64_t* pos,
+                      uint64_t* next_offset);
+  // Raises unless `length` data bytes are exactly what `dims` of `dtype` take.
+  void CheckLengthFitsShape(const std::string& name, DataType dtype,
+                            const std::vector<int64_t>& dims, uint64_t length) const;
   // Reads the bytes of `extent` (of tensor `name`) into `dst` and verifies their checksum.
   void ReadVerified(const std::string& name, const Extent& extent, char* dst) const;
   size_t IndexOf(const std::string& name) const;
@@ -170,4 +190,4 @@ class CheckpointReader {
 
 }  // namespace mts
 
-#endif  // MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_FILE_H_
+#endif  // MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_CHECKPOINT_FILE_H_

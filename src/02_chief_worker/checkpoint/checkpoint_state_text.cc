@@ -9,8 +9,8 @@
 
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
-#include "src/02_chief_worker/checkpoint_state.h"
-#include "src/02_chief_worker/checkpoint_state.pb.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_state.pb.h"
 #include "src/platform/errors.h"
 
 namespace mts {
