@@ -75,7 +75,7 @@
 #include <thread>
 
 #include "src/01_session/graph.h"
-#include "src/01_session/learning/summary.pb.h"
+#include "src/01_session/summary.pb.h"
 #include "src/01_session/session_interface.h"
 #include "src/03_hooked/event.pb.h"
 #include "src/03_hooked/record_writer.h"

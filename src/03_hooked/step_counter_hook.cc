@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <utility>
 
-#include "src/01_session/learning/summary.pb.h"
+#include "src/01_session/summary.pb.h"
 #include "src/01_session/training_util.h"
 #include "src/03_hooked/summary_writer_cache.h"
 #include "src/platform/errors.h"

@@ -9,7 +9,7 @@
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 #include "src/platform/errors.h"
-#include "src/01_session/learning/summary.pb.h"
+#include "src/01_session/summary.pb.h"
 #include "src/02_chief_worker/scaffold.h"
 #include "src/03_hooked/event_file_reader.h"
 #include "src/03_hooked/summary_writer_cache.h"

@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <exception>
 
-#include "src/01_session/learning/summary.pb.h"
+#include "src/01_session/summary.pb.h"
 #include "src/03_hooked/event.pb.h"
 #include "src/03_hooked/file_writer.h"
 #include "tests/testing/fake_clock.h"

@@ -9,7 +9,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "src/01_session/learning/summary.pb.h"
+#include "src/01_session/summary.pb.h"
 #include "src/03_hooked/event.pb.h"
 #include "src/03_hooked/file_writer.h"
 #include "src/platform/errors.h"
