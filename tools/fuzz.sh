@@ -44,9 +44,9 @@ declare -A SOURCES=(
   [checkpoint_state_fuzzer]="${BASE[*]} src/02_chief_worker/checkpoint_state.cc
       src/02_chief_worker/checkpoint_state_text.cc
       ${out}/gen/src/02_chief_worker/checkpoint_state.pb.cc"
-  [event_file_reader_fuzzer]="${BASE[*]} src/03_hooked/record_reader.cc
-      src/03_hooked/event_file_reader.cc ${out}/gen/src/01_session/summary.pb.cc
-      ${out}/gen/src/03_hooked/event.pb.cc"
+  [event_file_reader_fuzzer]="${BASE[*]} src/03_hooked/events/record_reader.cc
+      src/03_hooked/events/event_file_reader.cc ${out}/gen/src/01_session/summary.pb.cc
+      ${out}/gen/src/03_hooked/events/event.pb.cc"
   # Stage 07's messages reach the whole of stage 01: the store re-makes and runs update ops.
   [ps_message_fuzzer]="$(ls src/01_session/*.cc src/01_session/learning/*.cc src/platform/*.cc |
                          tr '\n' ' ')
@@ -65,7 +65,7 @@ fi
 # parameter server's gRPC service is not fuzzed, what it decodes is).
 /usr/bin/protoc --proto_path=. --cpp_out="${out}/gen" src/01_session/summary.proto \
   src/01_session/graph_def.proto src/01_session/step_stats.proto \
-  src/02_chief_worker/checkpoint_state.proto src/03_hooked/event.proto \
+  src/02_chief_worker/checkpoint_state.proto src/03_hooked/events/event.proto \
   src/07_distributed/parameter_server.proto
 
 # The object file of one source, under ${out}/obj.
