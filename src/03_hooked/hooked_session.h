@@ -82,6 +82,7 @@ class HookedSession : public WrappedSession {
     std::vector<Tensor> hook_results;  // Lent to each hook's SessionRunValues in turn.
   };
 
+  // [mts:lab-contract-hooked-steps]
   // The steps of a Run with hooks, in the order Run takes them (hooked_session.cc); the
   // inner run comes between MergeFeeds and HandBack.
   // Asks every hook what it wants added to the run: lays its fetches and targets after those
@@ -96,6 +97,7 @@ class HookedSession : public WrappedSession {
   // Calls every hook's AfterRun with the values of its own fetches, in list order.
   void HandBack(SessionRunContext& context, const RunOptions& options, const RunMetadata& metadata,
                 RunLists& lists) const;
+  // [mts:lab-contract-hooked-steps-end]
 
   std::vector<std::shared_ptr<SessionRunHook>> hooks_;
   bool should_stop_ = false;               // Sticky: set from a run's context, never cleared.

@@ -1,6 +1,7 @@
 #include "tools/tracing/call_tracer.h"
 
 #include <map>
+#include <ostream>
 #include <sstream>
 
 namespace mts {
@@ -46,6 +47,83 @@ std::string CallTracer::ToText() const {
 }
 
 // [mts:trace-to-graphviz]
+namespace {
+
+// The drawing, read top to bottom: each participant is a column, a header box over one
+// invisible point per event row, joined top to bottom by its dashed lifeline. Row r holds
+// every column's r-th point at one height (rank=same), and the r-th event is a horizontal
+// arrow within that row. Arrows are straight (splines=false) and their labels are xlabels,
+// placed after layout: an ordinary label is a node of its own, which bends an arrow that
+// passes other columns.
+
+// The node of column `p` in row `r`: its header box in row 0, else its point.
+std::string Cell(size_t p, size_t r) {
+  if (r == 0) return "h" + std::to_string(p);
+  return "p" + std::to_string(p) + "_" + std::to_string(r);
+}
+
+// The participants, one column each: those added first, then the others in order of first
+// appearance; `column` maps each name to its column.
+std::vector<std::string> Columns(const std::vector<std::string>& added,
+                                 const std::vector<CallTracer::Event>& events,
+                                 std::map<std::string, size_t>& column) {
+  std::vector<std::string> participants;
+  for (const std::string& p : added) {
+    column.emplace(p, participants.size());
+    participants.push_back(p);
+  }
+  for (const CallTracer::Event& e : events) {
+    for (const std::string& p : {e.from, e.to}) {
+      if (column.emplace(p, participants.size()).second) participants.push_back(p);
+    }
+  }
+  return participants;
+}
+
+// Each column's header box and its dashed lifeline through rows 1 to rows - 1.
+void WriteLifelines(std::ostream& dot, const std::vector<std::string>& participants, size_t rows) {
+  for (size_t p = 0; p < participants.size(); ++p) {
+    dot << "  " << Cell(p, 0) << " [shape=box, style=\"rounded,filled\", fillcolor=\"#eef3fb\", "
+        << "color=\"#5577aa\", fontsize=11, width=1.4, height=0.35, label=\"" << participants[p]
+        << "\"];\n";
+    dot << "  " << Cell(p, 0);
+    for (size_t r = 1; r < rows; ++r) dot << " -> " << Cell(p, r);
+    dot << " [arrowhead=none, style=dashed, color=\"#bbbbbb\", weight=100];\n";
+  }
+}
+
+// Every row at one height, and invisible edges that keep the columns in order, left to
+// right, in the header row and in every event row.
+void WriteRows(std::ostream& dot, size_t columns, size_t rows) {
+  for (size_t r = 0; r < rows; ++r) {
+    dot << "  { rank=same; ";
+    for (size_t p = 0; p < columns; ++p) dot << Cell(p, r) << "; ";
+    dot << "}\n";
+  }
+  for (size_t r = 0; r < rows; ++r) {
+    for (size_t p = 0; p + 1 < columns; ++p) {
+      dot << "  " << Cell(p, r) << " -> " << Cell(p + 1, r) << " [style=invis];\n";
+    }
+  }
+}
+
+// The r-th event as an arrow in row r + 1, numbered: a call solid, from caller to callee; a
+// return dashed, back, with its outcome.
+void WriteArrows(std::ostream& dot, const std::vector<CallTracer::Event>& events,
+                 const std::map<std::string, size_t>& column) {
+  for (size_t r = 0; r < events.size(); ++r) {
+    const CallTracer::Event& e = events[r];
+    const size_t from = column.at(e.from), to = column.at(e.to);
+    const size_t tail = e.is_return ? to : from, head = e.is_return ? from : to;
+    const std::string ending = e.outcome.empty() ? " returns" : " " + e.outcome;
+    dot << "  " << Cell(tail, r + 1) << " -> " << Cell(head, r + 1) << " [xlabel=\"" << r + 1
+        << ". " << e.method << (e.is_return ? ending : "") << "\""
+        << (e.is_return ? ", style=dashed, color=\"#777777\"" : ", color=\"#2255aa\"") << "];\n";
+  }
+}
+
+}  // namespace
+
 std::string CallTracer::ToGraphviz() const {
   std::vector<Event> all;
   std::vector<std::string> added;
@@ -54,63 +132,18 @@ std::string CallTracer::ToGraphviz() const {
     all = events_;
     added = participants_;
   }
-  // Participants added first, then in order of first appearance, one column each.
-  std::vector<std::string> participants;
-  std::map<std::string, int> column;
-  for (const std::string& p : added) {
-    column.emplace(p, static_cast<int>(participants.size()));
-    participants.push_back(p);
-  }
-  for (const Event& e : all) {
-    for (const std::string& p : {e.from, e.to}) {
-      if (column.emplace(p, static_cast<int>(participants.size())).second) {
-        participants.push_back(p);
-      }
-    }
-  }
-  // Each participant is a column: a header box, then one invisible point per event row,
-  // joined top to bottom by its dashed lifeline. Row r holds every column's r-th point at
-  // one height (rank=same), and the r-th event is a horizontal arrow within that row.
-  // Arrows are straight (splines=false) and their labels are xlabels, placed after layout:
-  // an ordinary label is a node of its own, which bends an arrow that passes other columns.
+  std::map<std::string, size_t> column;
+  const std::vector<std::string> participants = Columns(added, all, column);
+  const size_t rows = all.size() + 1;  // The header row, then one per event.
   std::ostringstream dot;
   dot << "digraph sequence {\n"
       << "  graph [rankdir=TB, nodesep=1.2, ranksep=0.3, splines=false, forcelabels=true, "
       << "fontname=\"Helvetica\"];\n"
       << "  node [shape=point, width=0.01, height=0.01, color=\"#999999\"];\n"
       << "  edge [fontname=\"Helvetica\", fontsize=10, arrowsize=0.7];\n";
-  const size_t n = participants.size(), rows = all.size() + 1;
-  auto point = [](size_t p, size_t r) { return "p" + std::to_string(p) + "_" + std::to_string(r); };
-  for (size_t p = 0; p < n; ++p) {
-    dot << "  h" << p << " [shape=box, style=\"rounded,filled\", fillcolor=\"#eef3fb\", "
-        << "color=\"#5577aa\", fontsize=11, width=1.4, height=0.35, label=\"" << participants[p]
-        << "\"];\n";
-    dot << "  h" << p;
-    for (size_t r = 1; r < rows; ++r) dot << " -> " << point(p, r);
-    dot << " [arrowhead=none, style=dashed, color=\"#bbbbbb\", weight=100];\n";
-  }
-  for (size_t r = 0; r < rows; ++r) {
-    dot << "  { rank=same; ";
-    for (size_t p = 0; p < n; ++p) dot << (r == 0 ? "h" + std::to_string(p) : point(p, r)) << "; ";
-    dot << "}\n";
-  }
-  // Invisible edges keep the columns in order of first appearance, left to right, in the
-  // header row and in every event row.
-  for (size_t r = 0; r < rows; ++r) {
-    for (size_t p = 0; p + 1 < n; ++p) {
-      dot << "  " << (r == 0 ? "h" + std::to_string(p) : point(p, r)) << " -> "
-          << (r == 0 ? "h" + std::to_string(p + 1) : point(p + 1, r)) << " [style=invis];\n";
-    }
-  }
-  for (size_t r = 0; r < all.size(); ++r) {
-    const Event& e = all[r];
-    const size_t from = column[e.from], to = column[e.to];
-    const size_t tail = e.is_return ? to : from, head = e.is_return ? from : to;
-    const std::string ending = e.outcome.empty() ? " returns" : " " + e.outcome;
-    dot << "  " << point(tail, r + 1) << " -> " << point(head, r + 1) << " [xlabel=\"" << r + 1
-        << ". " << e.method << (e.is_return ? ending : "") << "\""
-        << (e.is_return ? ", style=dashed, color=\"#777777\"" : ", color=\"#2255aa\"") << "];\n";
-  }
+  WriteLifelines(dot, participants, rows);
+  WriteRows(dot, participants.size(), rows);
+  WriteArrows(dot, all, column);
   dot << "}\n";
   return dot.str();
 }
