@@ -484,8 +484,10 @@ void AppendEventFileRows(std::vector<BadInput>& rows) {
                      "is taken (another writer opened it this second)", [] {
                        const std::string dir = FreshDir("same_second");
                        FakeClock clock;  // Both open at the same second, however slow the run.
-                       FileWriter first(dir, 10, 120, "", &clock);
-                       FileWriter second(dir, 10, 120, "", &clock);
+                       FileWriterOptions on_clock;
+                       on_clock.clock = &clock;
+                       FileWriter first(dir, on_clock);
+                       FileWriter second(dir, on_clock);
                        first.AddSessionLog({}, 1);
                        first.Flush();
                        second.AddSessionLog({}, 2);

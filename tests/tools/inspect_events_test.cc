@@ -88,7 +88,9 @@ TEST_F(InspectEventsTest, TellsHistogramsFromScalars) {
 // A log directory written by mts's FileWriter, printed in full.
 TEST_F(InspectEventsTest, PrintsADirectoryFileWriterWrote) {
   FakeClock clock;
-  FileWriter writer(dir_, 10, 120, "", &clock);
+  FileWriterOptions options;
+  options.clock = &clock;
+  FileWriter writer(dir_, options);
   tensorflow::SessionLog start;
   start.set_status(tensorflow::SessionLog::START);
   writer.AddSessionLog(start, 0);

@@ -34,14 +34,13 @@ std::string Hostname() {
 
 }  // namespace
 
-FileWriter::FileWriter(const std::string& logdir, int max_queue, double flush_secs,
-                       const std::string& filename_suffix, Clock* clock, FileSystem* fs)
+FileWriter::FileWriter(const std::string& logdir, const FileWriterOptions& options)
     : logdir_(logdir),
-      max_queue_(max_queue > 0 ? static_cast<size_t>(max_queue) : 0),
-      flush_micros_(static_cast<int64_t>(flush_secs * 1e6)),
-      filename_suffix_(filename_suffix),
-      clock_(clock != nullptr ? clock : RealClock()),
-      fs_(fs != nullptr ? fs : DefaultFileSystem()) {
+      max_queue_(options.max_queue > 0 ? static_cast<size_t>(options.max_queue) : 0),
+      flush_micros_(static_cast<int64_t>(options.flush_secs * 1e6)),
+      filename_suffix_(options.filename_suffix),
+      clock_(options.clock != nullptr ? options.clock : RealClock()),
+      fs_(options.fs != nullptr ? options.fs : DefaultFileSystem()) {
   fs_->CreateDirectories(logdir_);
   // TensorFlow's InitWithSuffix: a writer given a suffix makes its file straight away.
   if (!filename_suffix_.empty()) {

@@ -84,6 +84,23 @@
 
 namespace mts {
 
+/// How a FileWriter queues and flushes: TensorFlow's keyword arguments after `logdir`, with
+/// its defaults, and the seams.
+struct FileWriterOptions {
+  /// This many events waiting wake the flush thread; <= 0: only time and Flush do.
+  int max_queue = 10;
+  /// The flush thread writes at most this many seconds (of `clock`) after its last flush.
+  double flush_secs = 120;
+  /// Appended to the event file's name; when not empty, the file is created at
+  /// construction instead of at the first add.
+  std::string filename_suffix;
+  /// Times the flushes and stamps the events; null: RealClock(). Must outlive the writer.
+  Clock* clock = nullptr;
+  /// Where the directory and the files are made; null: DefaultFileSystem(). Must outlive
+  /// the writer.
+  FileSystem* fs = nullptr;
+};
+
 /// Writes Events (summaries, session logs) to an event file in `logdir`, asynchronously.
 ///
 /// Lifecycle:
@@ -103,15 +120,12 @@ class FileWriter {
   /// The version string of the first record of every event file.
   static constexpr char kFileVersion[] = "brain.Event:2";
 
-  /// Creates `logdir` if needed and starts the flush thread. With a non-empty
-  /// `filename_suffix` the event file is created now, otherwise at the first add.
-  /// `max_queue` events waiting wake the thread (<= 0: only time and Flush do); it flushes
-  /// at most `flush_secs` after the previous flush. `clock` and `fs` default to RealClock()
-  /// and DefaultFileSystem(); both must outlive the writer.
+  /// TensorFlow's `FileWriter(logdir, max_queue=10, flush_secs=120, filename_suffix=None)`:
+  /// creates `logdir` if needed and starts the flush thread, which writes as `options` say
+  /// (the keyword arguments are its fields). With a `filename_suffix` the event file is
+  /// created now, otherwise at the first add.
   /// \throws OpError if the directory (or, with a suffix, the file) cannot be created.
-  explicit FileWriter(const std::string& logdir, int max_queue = 10, double flush_secs = 120,
-                      const std::string& filename_suffix = "", Clock* clock = nullptr,
-                      FileSystem* fs = nullptr);
+  explicit FileWriter(const std::string& logdir, const FileWriterOptions& options = {});
   /// Closes; never throws (a failure to write the last events is logged).
   ~FileWriter();
 

@@ -30,7 +30,10 @@ std::shared_ptr<FileWriter> SummaryWriterCache::Get(const std::string& logdir, C
   std::shared_ptr<FileWriter>& writer = cache.writers[logdir];
   if (writer == nullptr) {
     try {
-      writer = std::make_shared<FileWriter>(logdir, 10, 120.0, "", clock, fs);
+      FileWriterOptions options;
+      options.clock = clock;
+      options.fs = fs;
+      writer = std::make_shared<FileWriter>(logdir, options);
     } catch (...) {
       cache.writers.erase(logdir);
       throw;

@@ -104,6 +104,15 @@ class WatchedFileSystem : public ForwardingFileSystem {
   bool fail_appends_ = false;  // Guarded by mu_.
 };
 
+// A writer's options: TensorFlow's defaults, time from `clock`, files through `fs` (the real
+// disk if null).
+FileWriterOptions Options(Clock* clock, FileSystem* fs = nullptr) {
+  FileWriterOptions options;
+  options.clock = clock;
+  options.fs = fs;
+  return options;
+}
+
 tensorflow::Summary Scalar(const std::string& tag, float value) {
   tensorflow::Summary summary;
   tensorflow::Summary::Value* v = summary.add_value();
@@ -125,7 +134,7 @@ tensorflow::SessionLog Log(tensorflow::SessionLog::SessionStatus status,
 TEST(FileWriterTest, FileNameHasSecondsAndHostname) {
   FakeClock clock;
   const std::string dir = NewLogDir("name");
-  FileWriter writer(dir, 10, 120, "", &clock);
+  FileWriter writer(dir, Options(&clock));
   EXPECT_TRUE(DefaultFileSystem()->ListDirectory(dir).empty());
   EXPECT_EQ(writer.filename(), "");
 
@@ -142,7 +151,7 @@ TEST(FileWriterTest, FirstAddMakesTheFileAtOnce) {
   FakeClock clock;
   WatchedFileSystem fs;
   const std::string dir = NewLogDir("first_add");
-  FileWriter writer(dir, 10, 120, "", &clock, &fs);
+  FileWriter writer(dir, Options(&clock, &fs));
   clock.Advance(3 * kSecond + kSecond / 2);
   writer.AddSessionLog(Log(tensorflow::SessionLog::START), 5);
   fs.WaitForSyncs(1);
@@ -156,7 +165,9 @@ TEST(FileWriterTest, FirstAddMakesTheFileAtOnce) {
 TEST(FileWriterTest, SuffixAndZeroPaddedSecondsFileMadeAtOnce) {
   FakeClock clock(FakeClock::Mode::kBlocking, 0, /*wall_start_micros=*/123 * kSecond);
   const std::string dir = NewLogDir("suffix");
-  FileWriter writer(dir, 10, 120, ".v1", &clock);
+  FileWriterOptions options = Options(&clock);
+  options.filename_suffix = ".v1";
+  FileWriter writer(dir, options);
   const std::string expected = "events.out.tfevents.0000000123." + ThisHost() + ".v1";
   EXPECT_EQ(DefaultFileSystem()->ListDirectory(dir), std::vector<std::string>{expected});
   EXPECT_EQ(ReadEventFile(writer.filename()).size(), 1u);
@@ -167,7 +178,9 @@ TEST(FileWriterTest, SuffixAndZeroPaddedSecondsFileMadeAtOnce) {
 TEST(FileWriterTest, FirstRecordIsFileVersion) {
   FakeClock clock(FakeClock::Mode::kBlocking, 0, 1600000000 * kSecond + 750000);
   const std::string dir = NewLogDir("first");
-  FileWriter writer(dir, 10, 120, "-x", &clock);
+  FileWriterOptions options = Options(&clock);
+  options.filename_suffix = "-x";
+  FileWriter writer(dir, options);
   const std::vector<tensorflow::Event> events = ReadEventFile(writer.filename());
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0].file_version(), "brain.Event:2");
@@ -184,7 +197,9 @@ TEST(FileWriterTest, FirstRecordIsFileVersion) {
 TEST(FileWriterTest, EventsRoundTripThroughTheReader) {
   FakeClock clock;
   const std::string dir = NewLogDir("round_trip");
-  FileWriter writer(dir, 100, 120, "", &clock);
+  FileWriterOptions options = Options(&clock);
+  options.max_queue = 100;
+  FileWriter writer(dir, options);
   writer.AddSessionLog(Log(tensorflow::SessionLog::START), 2);
   clock.Advance(kSecond / 4);
   writer.AddSummary(Scalar("cost/cost", 155089.265625f), 2);
@@ -225,7 +240,9 @@ TEST(FileWriterTest, FlushThreadWritesAfterFlushSecs) {
   FakeClock clock;
   WatchedFileSystem fs;
   const std::string dir = NewLogDir("by_time");
-  FileWriter writer(dir, 100, /*flush_secs=*/120, "", &clock, &fs);
+  FileWriterOptions options = Options(&clock, &fs);
+  options.max_queue = 100;
+  FileWriter writer(dir, options);
   clock.BlockUntilThreadsAsleep(1);  // The flush thread waits, its deadline 120 s away.
   writer.AddSummary(Scalar("loss", 1.0f), 1);
   fs.WaitForSyncs(1);  // The first add made the file; the summary is still queued.
@@ -247,7 +264,9 @@ TEST(FileWriterTest, FlushThreadWritesWhenQueueReachesMaxQueue) {
   FakeClock clock;
   WatchedFileSystem fs;
   const std::string dir = NewLogDir("by_size");
-  FileWriter writer(dir, /*max_queue=*/3, 120, "", &clock, &fs);
+  FileWriterOptions options = Options(&clock, &fs);
+  options.max_queue = 3;
+  FileWriter writer(dir, options);
   writer.AddSummary(Scalar("a", 1), 1);
   writer.AddSummary(Scalar("b", 2), 2);
   fs.WaitForSyncs(1);  // The file and its first record; the two summaries wait.
@@ -264,7 +283,9 @@ TEST(FileWriterTest, FlushThreadWritesWhenQueueReachesMaxQueue) {
 // Flush returns only when everything queued before it is in the file.
 TEST(FileWriterTest, FlushWaitsUntilEverythingIsWritten) {
   FakeClock clock;
-  FileWriter writer(NewLogDir("flush"), 1000, 120, "", &clock);
+  FileWriterOptions options = Options(&clock);
+  options.max_queue = 1000;
+  FileWriter writer(NewLogDir("flush"), options);
   for (int step = 1; step <= 50; ++step) writer.AddSummary(Scalar("loss", step * 0.5f), step);
   writer.Flush();
   const std::vector<ScalarValue> scalars = ScalarSummaries(ReadEventFile(writer.filename()));
@@ -278,7 +299,7 @@ TEST(FileWriterTest, FlushWaitsUntilEverythingIsWritten) {
 // with TensorFlow's warning.
 TEST(FileWriterTest, CloseIsIdempotentAndLaterAddsAreDropped) {
   FakeClock clock;
-  FileWriter writer(NewLogDir("close"), 10, 120, "", &clock);
+  FileWriter writer(NewLogDir("close"), Options(&clock));
   writer.AddSessionLog(Log(tensorflow::SessionLog::STOP), 9);
   writer.Close();
   EXPECT_TRUE(writer.closed());
@@ -296,7 +317,7 @@ TEST(FileWriterTest, CloseIsIdempotentAndLaterAddsAreDropped) {
 TEST(FileWriterTest, ReopenStartsANewFileAtTheNextWrite) {
   FakeClock clock;
   const std::string dir = NewLogDir("reopen");
-  FileWriter writer(dir, 10, 120, "", &clock);
+  FileWriter writer(dir, Options(&clock));
   writer.AddSummary(Scalar("loss", 1), 1);
   writer.Close();
   const std::string first = writer.filename();
@@ -322,7 +343,7 @@ TEST(FileWriterTest, DestructorCloses) {
   FakeClock clock;
   const std::string dir = NewLogDir("destructor");
   {
-    FileWriter writer(dir, 10, 120, "", &clock);
+    FileWriter writer(dir, Options(&clock));
     writer.AddSummary(Scalar("loss", 3), 3);
   }
   EXPECT_EQ(ScalarSummaries(ReadEventDirectory(dir)).size(), 1u);
@@ -331,7 +352,7 @@ TEST(FileWriterTest, DestructorCloses) {
 // A tag's metadata goes out with its first value only, as TensorFlow's writer does.
 TEST(FileWriterTest, SummaryMetadataIsKeptOnlyTheFirstTimeATagIsSeen) {
   FakeClock clock;
-  FileWriter writer(NewLogDir("metadata"), 10, 120, "", &clock);
+  FileWriter writer(NewLogDir("metadata"), Options(&clock));
   tensorflow::Summary summary = Scalar("loss", 1);
   summary.mutable_value(0)->mutable_metadata()->set_display_name("Loss");
   writer.AddSummary(summary, 1);
@@ -347,7 +368,7 @@ TEST(FileWriterTest, SummaryMetadataIsKeptOnlyTheFirstTimeATagIsSeen) {
 // Bytes that are not a Summary are refused before anything is queued.
 TEST(FileWriterTest, AddSummaryRejectsBytesThatAreNotASummary) {
   FakeClock clock;
-  FileWriter writer(NewLogDir("bad_summary"), 10, 120, "", &clock);
+  FileWriter writer(NewLogDir("bad_summary"), Options(&clock));
   EXPECT_THROW(writer.AddSummary(std::string("\xff\xff\xff", 3), 1), InvalidArgumentError);
   writer.Flush();
   EXPECT_EQ(writer.filename(), "");  // Nothing was written, so no file was made.
@@ -361,7 +382,7 @@ TEST(FileWriterTest, WriteFailureIsLoggedReportedOnceAndTheNextWriteStartsANewFi
   FakeClock clock;
   WatchedFileSystem fs;
   ScopedLogCapture log;
-  FileWriter writer(NewLogDir("failure"), 10, 120, "", &clock, &fs);
+  FileWriter writer(NewLogDir("failure"), Options(&clock, &fs));
   writer.AddSummary(Scalar("ok", 1), 1);
   writer.Flush();
   const std::string first = writer.filename();
@@ -389,8 +410,8 @@ TEST(FileWriterTest, WriteFailureIsLoggedReportedOnceAndTheNextWriteStartsANewFi
 TEST(FileWriterTest, TwoWritersInTheSameSecondKeepSeparateFiles) {
   FakeClock clock;
   const std::string dir = NewLogDir("same_second");
-  FileWriter first(dir, 10, 120, "", &clock);
-  FileWriter second(dir, 10, 120, "", &clock);
+  FileWriter first(dir, Options(&clock));
+  FileWriter second(dir, Options(&clock));
   first.AddSummary(Scalar("first", 1), 1);
   first.Flush();
   second.AddSummary(Scalar("second", 2), 2);
@@ -407,7 +428,9 @@ TEST(FileWriterTest, TwoWritersInTheSameSecondKeepSeparateFiles) {
 // arrives. Run under --config=tsan this also checks the locking.
 TEST(FileWriterTest, ConcurrentAddsAllArrive) {
   FakeClock clock;
-  FileWriter writer(NewLogDir("concurrent"), 7, 120, "", &clock);
+  FileWriterOptions options = Options(&clock);
+  options.max_queue = 7;
+  FileWriter writer(NewLogDir("concurrent"), options);
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&writer, t] {

@@ -36,7 +36,9 @@ void AddScalar(tensorflow::Summary* summary, const char* tag, float value) {
 
 void WriteExample(const char* logdir) {
   FakeClock clock;
-  FileWriter writer(logdir, /*max_queue=*/10, /*flush_secs=*/120, "", &clock);
+  FileWriterOptions options;
+  options.clock = &clock;
+  FileWriter writer(logdir, options);
 
   // As SummarySaverHook after the first run: START, then the merged summaries.
   writer.AddSessionLog(Log(tensorflow::SessionLog::START), 0);
