@@ -30,6 +30,9 @@ STAGES = [
     ("02_chief_worker", "src/02_chief_worker", "02 · Chief and Worker",
      "/chapters/02_chief_worker/index"),
     ("03_hooked", "src/03_hooked", "03 · Hooks: the HookedSession", "/chapters/03_hooked/index"),
+    ("03_hooked_hooks", "src/03_hooked/hooks", "03 · The built-in hooks",
+     "/chapters/03_hooked/index"),
+    ("03_hooked_events", "src/03_hooked/events", "03 · Event files", "/chapters/03_hooked/index"),
     ("04_coordinated", "src/04_coordinated", "04 · The CoordinatedSession",
      "/chapters/04_coordinated/index"),
     ("05_recoverable", "src/05_recoverable", "05 · The RecoverableSession",
@@ -39,6 +42,8 @@ STAGES = [
     ("07_distributed", "src/07_distributed", "07 · Parameter servers and workers over gRPC",
      "/chapters/07_distributed/index"),
     ("testing", "tests/testing", "tests/testing: the helpers the tests share", None),
+    ("tracing", "tools/tracing", "tools/tracing: the book's call tracer",
+     "/chapters/03_hooked/index"),
 ]
 
 INCLUDE = re.compile(r'^#include "([^"]+\.h)"', re.M)

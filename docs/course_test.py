@@ -16,7 +16,7 @@ exercises) must have, as `##` headings and in this order:
                                         the chapter is named, with its starter command
 
 Also: docs/tensorflow_names.md names every class and struct defined in a header of src/
-(its sub-packages included);
+(sub-packages included) and of the book's call tracer (tools/tracing);
 docs/instructors_guide.md (the course plan) and README.md (the guide to the code) name
 every chapter. Under Bazel the tree is the book's inputs (docs/BUILD BOOK_INPUTS), so a
 stage is checked from the moment it joins the book.
@@ -139,7 +139,8 @@ def main():
     with open("docs/tensorflow_names.md", encoding="utf-8") as f:
         names_page = f.read()
     classes = 0
-    for header in sorted(glob.glob("src/**/*.h", recursive=True)):
+    headers = glob.glob("src/**/*.h", recursive=True) + glob.glob("tools/tracing/*.h")
+    for header in sorted(headers):
         with open(header, encoding="utf-8") as f:
             for name in CLASS_RE.findall(f.read()):
                 classes += 1

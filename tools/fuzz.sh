@@ -46,13 +46,13 @@ declare -A SOURCES=(
   [checkpoint_state_fuzzer]="${BASE[*]} src/02_chief_worker/checkpoint/checkpoint_state.cc
       src/02_chief_worker/checkpoint/checkpoint_state_text.cc
       ${out}/gen/src/02_chief_worker/checkpoint/checkpoint_state.pb.cc"
-  [event_file_reader_fuzzer]="${BASE[*]} src/03_hooked/record_reader.cc
-      src/03_hooked/event_file_reader.cc ${out}/gen/src/01_session/learning/summary.pb.cc
-      ${out}/gen/src/03_hooked/event.pb.cc"
+  [event_file_reader_fuzzer]="${BASE[*]} src/03_hooked/events/record_reader.cc
+      src/03_hooked/events/event_file_reader.cc ${out}/gen/src/01_session/summary.pb.cc
+      ${out}/gen/src/03_hooked/events/event.pb.cc"
   # Stage 07's messages reach the whole of stage 01: the store re-makes and runs update ops.
   [ps_message_fuzzer]="$(ls src/01_session/*.cc src/01_session/learning/*.cc src/platform/*.cc |
                          tr '\n' ' ')
-      ${out}/gen/src/01_session/learning/summary.pb.cc ${out}/gen/src/01_session/graph_def.pb.cc
+      ${out}/gen/src/01_session/summary.pb.cc ${out}/gen/src/01_session/graph_def.pb.cc
       ${out}/gen/src/01_session/step_stats.pb.cc ${out}/gen/src/07_distributed/parameter_server.pb.cc
       src/07_distributed/tensor_coding.cc src/07_distributed/variable_store.cc"
 )
@@ -65,9 +65,9 @@ fi
 
 # The protobuf classes the readers parse into, with Debian's protoc (messages only: the
 # parameter server's gRPC service is not fuzzed, what it decodes is).
-/usr/bin/protoc --proto_path=. --cpp_out="${out}/gen" src/01_session/learning/summary.proto \
+/usr/bin/protoc --proto_path=. --cpp_out="${out}/gen" src/01_session/summary.proto \
   src/01_session/graph_def.proto src/01_session/step_stats.proto \
-  src/02_chief_worker/checkpoint/checkpoint_state.proto src/03_hooked/event.proto \
+  src/02_chief_worker/checkpoint/checkpoint_state.proto src/03_hooked/events/event.proto \
   src/07_distributed/parameter_server.proto
 
 # The object file of one source, under ${out}/obj.

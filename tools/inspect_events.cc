@@ -6,8 +6,8 @@
 #include <set>
 
 #include "src/01_session/graph_def.pb.h"
-#include "src/03_hooked/event.pb.h"
-#include "src/03_hooked/event_file_reader.h"
+#include "src/03_hooked/events/event.pb.h"
+#include "src/03_hooked/events/event_file_reader.h"
 #include "src/platform/errors.h"
 
 namespace mts {

@@ -10,9 +10,9 @@ global_step/sec, ...), the value against the step, drawn with Debian's python3-m
 Every event file of the directory (names containing "tfevents", as TensorBoard picks them) is
 read in name order, which is the order a restarted run wrote them in.
 
-The event files are read with tests/03_hooked/decode_events.py, the decoder that shares no
-code with mts (its own TFRecord framing and CRC-32C, its own Event descriptors for Debian's
-python3-protobuf), so a plot is also an independent reading of what mts wrote. A damaged or
+The event files are read with tests/03_hooked/events/decode_events.py, the decoder that
+shares no code with mts (its own TFRecord framing and CRC-32C, its own Event descriptors for
+Debian's python3-protobuf), so a plot is also an independent reading of what mts wrote. A damaged or
 truncated file is reported on stderr and its events before the damage are plotted.
 
 Exit status: 0 when the image was written; 1 when there is nothing to plot (no such
@@ -27,23 +27,25 @@ import sys
 
 
 def _import_decoder():
-    """Imports decode_events from tests/03_hooked: on PYTHONPATH (the book's build sets it),
-    in Bazel's runfiles (bazel run, tests), or in the source tree when run directly."""
+    """Imports decode_events from tests/03_hooked/events: on PYTHONPATH (the book's build
+    sets it), in Bazel's runfiles (bazel run, tests), or in the source tree when run
+    directly."""
     try:
         import decode_events  # pylint: disable=import-outside-toplevel
         return decode_events
     except ImportError:
         pass
     candidates = [
-        os.path.join(os.getcwd(), "tests", "03_hooked"),
-        os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "tests", "03_hooked"),
+        os.path.join(os.getcwd(), "tests", "03_hooked", "events"),
+        os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "tests", "03_hooked",
+                     "events"),
     ]
     for directory in candidates:
         if os.path.isfile(os.path.join(directory, "decode_events.py")):
             sys.path.insert(0, directory)
             import decode_events  # pylint: disable=import-outside-toplevel
             return decode_events
-    sys.stderr.write("plot_scalars.py: cannot find tests/03_hooked/decode_events.py\n")
+    sys.stderr.write("plot_scalars.py: cannot find tests/03_hooked/events/decode_events.py\n")
     sys.exit(1)
 
 

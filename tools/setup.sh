@@ -9,7 +9,7 @@ PACKAGES=(
   # Libraries wired into WORKSPACE as local repositories.
   libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev libabsl-dev
   libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
-  # The independent decoder that checks event files mts writes (tests/03_hooked).
+  # The independent decoder that checks event files mts writes (tests/03_hooked/events).
   python3-protobuf
   # tools/plot_scalars.py: a log directory's scalars drawn to PNG or SVG, without TensorBoard.
   python3-matplotlib

@@ -35,13 +35,13 @@
 #include "src/02_chief_worker/chief_session_creator.h"
 #include "src/02_chief_worker/scaffold.h"
 #include "src/02_chief_worker/worker_session_creator.h"
-#include "src/03_hooked/call_tracer.h"
 #include "src/07_distributed/cluster_spec.h"
 #include "src/07_distributed/remote_session.h"
 #include "src/07_distributed/replica_device_setter.h"
 #include "src/07_distributed/server.h"
 #include "src/platform/clock.h"
 #include "src/platform/errors.h"
+#include "tools/tracing/call_tracer.h"
 
 namespace mts {
 namespace {

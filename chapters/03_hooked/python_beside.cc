@@ -18,10 +18,10 @@
 #include "src/01_session/variables.h"
 #include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/02_chief_worker/saver.h"
-#include "src/03_hooked/checkpoint_saver_hook.h"
 #include "src/03_hooked/hooked_session.h"
+#include "src/03_hooked/hooks/checkpoint_saver_hook.h"
+#include "src/03_hooked/hooks/stop_at_step_hook.h"
 #include "src/03_hooked/session_run_hook.h"
-#include "src/03_hooked/stop_at_step_hook.h"
 
 namespace {
 

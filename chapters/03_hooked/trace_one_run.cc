@@ -11,8 +11,8 @@
 #include "src/01_session/array_ops.h"
 #include "src/01_session/session.h"
 #include "src/01_session/training_util.h"
-#include "src/03_hooked/call_tracer.h"
 #include "src/03_hooked/hooked_session.h"
+#include "tools/tracing/call_tracer.h"
 
 int main(int argc, char** argv) {
   using namespace mts;

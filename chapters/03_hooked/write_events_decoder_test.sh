@@ -1,6 +1,6 @@
 #!/bin/sh
 # write_events_decoder_test.sh: the event file of the chapter's example (write_events.cc)
-# decodes with tests/03_hooked/decode_events.py, a decoder that shares no code with mts: its
+# decodes with tests/03_hooked/events/decode_events.py, a decoder that shares no code with mts: its
 # own TFRecord framing and CRC-32C, its own descriptors for Debian's python3-protobuf. The
 # file name and first record are checked (--check-name), every record must re-encode to the
 # same bytes, and the steps and contents must be the ones the chapter shows. Wall times
@@ -15,7 +15,7 @@ chapters/03_hooked/write_events --logdir "$out/logdir" > "$out/reader.txt" 2> "$
 file=$(cat "$out/path.txt")
 test "$(dirname "$file")" = "$out/logdir"
 
-/usr/bin/python3 tests/03_hooked/decode_events.py --check-name "$file" > "$out/decoded.txt"
+/usr/bin/python3 tests/03_hooked/events/decode_events.py --check-name "$file" > "$out/decoded.txt"
 # "index | wall_time | step | content" without the wall time, nor the graph's size (which
 # changes whenever an op gains an attribute).
 cut -d '|' -f 1,3- "$out/decoded.txt" |

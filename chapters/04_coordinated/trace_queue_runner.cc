@@ -30,12 +30,12 @@
 #include "src/01_session/array_ops.h"
 #include "src/01_session/session.h"
 #include "src/01_session/variables.h"
-#include "src/03_hooked/call_tracer.h"
 #include "src/04_coordinated/coordinator.h"
 #include "src/04_coordinated/exception_description.h"
 #include "src/04_coordinated/fifo_queue.h"
 #include "src/04_coordinated/queue_runner.h"
 #include "src/platform/errors.h"
+#include "tools/tracing/call_tracer.h"
 
 namespace mts {
 namespace {

@@ -19,11 +19,11 @@
 
 #include "src/01_session/training_util.h"
 #include "src/02_chief_worker/chief_session_creator.h"
-#include "src/03_hooked/call_tracer.h"
 #include "src/03_hooked/hooked_session.h"
 #include "src/05_recoverable/recoverable_session.h"
 #include "src/platform/logging.h"
 #include "tests/testing/fault_injection.h"
+#include "tools/tracing/call_tracer.h"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "chapters/06_monitored/linear_model.h"
-#include "src/03_hooked/stop_at_step_hook.h"
+#include "src/03_hooked/hooks/stop_at_step_hook.h"
 #include "src/06_monitored/monitored_session_scope.h"
 #include "src/06_monitored/monitored_training_session.h"
 

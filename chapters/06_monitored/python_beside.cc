@@ -17,7 +17,7 @@
 #include "src/01_session/variables.h"
 #include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/02_chief_worker/chief_session_creator.h"
-#include "src/03_hooked/stop_at_step_hook.h"
+#include "src/03_hooked/hooks/stop_at_step_hook.h"
 #include "src/06_monitored/monitored_session.h"
 #include "src/06_monitored/monitored_session_scope.h"
 #include "src/06_monitored/monitored_training_session.h"

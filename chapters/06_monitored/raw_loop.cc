@@ -9,7 +9,7 @@
 #include "src/01_session/session.h"
 #include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/02_chief_worker/saver.h"
-#include "src/03_hooked/file_writer.h"
+#include "src/03_hooked/events/file_writer.h"
 
 int main(int argc, char** argv) {
   using namespace mts;

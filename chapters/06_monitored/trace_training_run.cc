@@ -12,22 +12,22 @@
 //     AbortedError, as a parameter server restarting under the step would;
 //   - a CheckpointSaverListener records each save of the CheckpointSaverHook.
 #include <cstdlib>
-#include <filesystem>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
 
-#include "src/platform/errors.h"
 #include "src/01_session/training_util.h"
 #include "src/02_chief_worker/chief_session_creator.h"
-#include "src/03_hooked/call_tracer.h"
-#include "src/03_hooked/checkpoint_saver_hook.h"
-#include "src/03_hooked/summary_writer_cache.h"
+#include "src/03_hooked/events/summary_writer_cache.h"
+#include "src/03_hooked/hooks/checkpoint_saver_hook.h"
 #include "src/06_monitored/monitored_session.h"
+#include "src/platform/errors.h"
 #include "src/platform/file_system.h"
 #include "src/platform/logging.h"
 #include "tests/testing/fault_injection.h"
+#include "tools/tracing/call_tracer.h"
 
 namespace {
 

@@ -53,76 +53,103 @@ void HookedSession::Run(const std::vector<Output>& fetches, const FeedDict& feed
 
   SessionRunContext context(fetches, targets, feeds, *inner());
   RunOptions merged_options = options;  // A copy: the caller's options stay as they were.
-  // The lists of the last run, emptied, their storage reused. (A Run nested in a hook's
-  // call finds none and makes its own.)
+  // The lists of the last run, their storage reused (a Run nested in a hook's call finds
+  // none and makes its own). The caller's fetches and targets come first in them.
   std::unique_ptr<RunLists> lists = std::move(spare_lists_);
   if (lists == nullptr) lists = std::make_unique<RunLists>();
+  lists->fetches.assign(fetches.begin(), fetches.end());
+  lists->targets.assign(targets.begin(), targets.end());
 
-  // 1. Ask every hook, in order, what it wants added to this run. The caller's fetches come
-  //    first in the combined list; each hook's follow, at an offset recorded for it.
-  std::vector<Output>& all_fetches = lists->fetches;
-  std::vector<Operation*>& all_targets = lists->targets;
-  all_fetches.assign(fetches.begin(), fetches.end());
-  all_targets.assign(targets.begin(), targets.end());
-  lists->offsets.clear();
-  lists->counts.clear();
-  FeedDict hook_feeds;
-  for (const auto& hook : hooks_) {
-    SessionRunArgs request = hook->BeforeRun(context);
-    lists->offsets.push_back(all_fetches.size());
-    lists->counts.push_back(request.fetches.size());
-    all_fetches.insert(all_fetches.end(), request.fetches.begin(), request.fetches.end());
-    all_targets.insert(all_targets.end(), request.targets.begin(), request.targets.end());
-    std::vector<Output> conflicts = Overlap(request.feeds, hook_feeds);
-    if (!conflicts.empty()) {
-      throw RuntimeError("Same tensor is fed by two hooks. Conflict(s): " + NameList(conflicts));
-    }
-    hook_feeds.insert(request.feeds.begin(), request.feeds.end());
-    MergeOptions(merged_options, request.options);
-  }
+  // 1. Ask every hook, in order, what it wants added to this run.
+  FeedDict hook_feeds = AskHooks(context, *lists, merged_options);
 
-  // 2. Combine the feeds without touching the caller's: a copy only when both sides feed.
-  const FeedDict* all_feeds = &feeds;
+  // 2. Merge the hooks' feeds with the caller's, without touching the caller's.
   FeedDict combined;
-  if (!hook_feeds.empty()) {
-    std::vector<Output> conflicts = Overlap(hook_feeds, feeds);
-    if (!conflicts.empty()) {
-      throw RuntimeError("Same tensor is fed by a SessionRunHook and user. Conflict(s): " +
-                         NameList(conflicts));
-    }
-    combined = feeds;
-    combined.insert(hook_feeds.begin(), hook_feeds.end());
-    all_feeds = &combined;
-  }
+  const FeedDict& all_feeds = MergeFeeds(feeds, hook_feeds, &combined);
 
   // 3. One run of the session below, with one RunMetadata every hook shares. Its values
   //    go into a vector kept with the lists, whose storage the next run reuses.
   RunMetadata local_metadata;
   RunMetadata& metadata = run_metadata != nullptr ? *run_metadata : local_metadata;
-  std::vector<Tensor>& all_results = lists->all_results;
-  inner()->Run(all_fetches, *all_feeds, all_targets, merged_options, &metadata, &all_results);
+  inner()->Run(lists->fetches, all_feeds, lists->targets, merged_options, &metadata,
+               &lists->all_results);
 
-  // 4. Each hook gets exactly its own results, in list order, in a vector lent to it for
-  //    its AfterRun and taken back, storage and all, for the next hook.
-  std::vector<Tensor>& results = lists->hook_results;
-  for (size_t h = 0; h < hooks_.size(); ++h) {
-    auto begin = all_results.begin() + lists->offsets[h];
-    results.assign(begin, begin + lists->counts[h]);
-    SessionRunValues values{std::move(results), merged_options, metadata};
-    hooks_[h]->AfterRun(context, values);
-    results = std::move(values.results);
-  }
+  // 4. Hand each hook its own results; a stop any of them requested sticks.
+  HandBack(context, merged_options, metadata, *lists);
   should_stop_ = should_stop_ || context.stop_requested();
 
   // 5. The caller gets the first fetches.size() values, its own. The kept lists hold no
   //    tensor of this run past it.
-  outputs->assign(all_results.begin(), all_results.begin() + fetches.size());
-  all_results.clear();
-  results.clear();
+  outputs->assign(lists->all_results.begin(), lists->all_results.begin() + fetches.size());
+  lists->all_results.clear();
+  lists->hook_results.clear();
   spare_lists_ = std::move(lists);
   // [mts:lab-end]
 }
 // [mts:hooked-run-end]
+
+// [mts:hooked-ask]
+FeedDict HookedSession::AskHooks(SessionRunContext& context, RunLists& lists,
+                                 RunOptions& options) const {
+  // [mts:lab 03_hooked]
+  // Each hook's fetches are laid after those before it, at an offset recorded for it, so
+  // that HandBack finds them by position (a hook listed twice is asked twice).
+  lists.offsets.clear();
+  lists.counts.clear();
+  FeedDict hook_feeds;
+  for (const auto& hook : hooks_) {
+    SessionRunArgs request = hook->BeforeRun(context);
+    lists.offsets.push_back(lists.fetches.size());
+    lists.counts.push_back(request.fetches.size());
+    lists.fetches.insert(lists.fetches.end(), request.fetches.begin(), request.fetches.end());
+    lists.targets.insert(lists.targets.end(), request.targets.begin(), request.targets.end());
+    std::vector<Output> conflicts = Overlap(request.feeds, hook_feeds);
+    if (!conflicts.empty()) {
+      throw RuntimeError("Same tensor is fed by two hooks. Conflict(s): " + NameList(conflicts));
+    }
+    hook_feeds.insert(request.feeds.begin(), request.feeds.end());
+    MergeOptions(options, request.options);
+  }
+  return hook_feeds;
+  // [mts:lab-end]
+}
+// [mts:hooked-ask-end]
+
+// [mts:hooked-merge-feeds]
+const FeedDict& HookedSession::MergeFeeds(const FeedDict& feeds, const FeedDict& hook_feeds,
+                                          FeedDict* combined) {
+  // [mts:lab 03_hooked]
+  // A copy only when both sides feed: most steps' hooks feed nothing.
+  if (hook_feeds.empty()) return feeds;
+  std::vector<Output> conflicts = Overlap(hook_feeds, feeds);
+  if (!conflicts.empty()) {
+    throw RuntimeError("Same tensor is fed by a SessionRunHook and user. Conflict(s): " +
+                       NameList(conflicts));
+  }
+  *combined = feeds;
+  combined->insert(hook_feeds.begin(), hook_feeds.end());
+  return *combined;
+  // [mts:lab-end]
+}
+// [mts:hooked-merge-feeds-end]
+
+// [mts:hooked-hand-back]
+void HookedSession::HandBack(SessionRunContext& context, const RunOptions& options,
+                             const RunMetadata& metadata, RunLists& lists) const {
+  // [mts:lab 03_hooked]
+  // Each hook gets exactly its own results, in list order, in a vector lent to it for its
+  // AfterRun and taken back, storage and all, for the next hook.
+  std::vector<Tensor>& results = lists.hook_results;
+  for (size_t h = 0; h < hooks_.size(); ++h) {
+    auto begin = lists.all_results.begin() + lists.offsets[h];
+    results.assign(begin, begin + lists.counts[h]);
+    SessionRunValues values{std::move(results), options, metadata};
+    hooks_[h]->AfterRun(context, values);
+    results = std::move(values.results);
+  }
+  // [mts:lab-end]
+}
+// [mts:hooked-hand-back-end]
 
 std::vector<Tensor> HookedSession::Run(const std::vector<Output>& fetches, const FeedDict& feeds,
                                        const std::vector<Operation*>& targets,

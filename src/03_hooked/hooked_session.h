@@ -82,6 +82,23 @@ class HookedSession : public WrappedSession {
     std::vector<Tensor> hook_results;  // Lent to each hook's SessionRunValues in turn.
   };
 
+  // [mts:lab-contract-hooked-steps]
+  // The steps of a Run with hooks, in the order Run takes them (hooked_session.cc); the
+  // inner run comes between MergeFeeds and HandBack.
+  // Asks every hook what it wants added to the run: lays its fetches and targets after those
+  // already in `lists`, noting where its fetches begin and how many there are, and merges
+  // its options into `options`. Returns the hooks' feeds; throws RuntimeError on a tensor
+  // fed by two hooks as soon as the second has answered.
+  FeedDict AskHooks(SessionRunContext& context, RunLists& lists, RunOptions& options) const;
+  // The feeds of the run: the caller's `feeds` if the hooks feed nothing, else both, written
+  // into `*combined`. Throws RuntimeError on a tensor fed by a hook and the caller.
+  static const FeedDict& MergeFeeds(const FeedDict& feeds, const FeedDict& hook_feeds,
+                                    FeedDict* combined);
+  // Calls every hook's AfterRun with the values of its own fetches, in list order.
+  void HandBack(SessionRunContext& context, const RunOptions& options, const RunMetadata& metadata,
+                RunLists& lists) const;
+  // [mts:lab-contract-hooked-steps-end]
+
   std::vector<std::shared_ptr<SessionRunHook>> hooks_;
   bool should_stop_ = false;               // Sticky: set from a run's context, never cleared.
   std::unique_ptr<RunLists> spare_lists_;  // The last run's, or null (none yet, or in use).

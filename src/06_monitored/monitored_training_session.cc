@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <string>
 
-#include "src/platform/errors.h"
 #include "src/02_chief_worker/chief_session_creator.h"
 #include "src/02_chief_worker/worker_session_creator.h"
-#include "src/03_hooked/checkpoint_saver_hook.h"
-#include "src/03_hooked/step_counter_hook.h"
-#include "src/03_hooked/summary_saver_hook.h"
+#include "src/03_hooked/hooks/checkpoint_saver_hook.h"
+#include "src/03_hooked/hooks/step_counter_hook.h"
+#include "src/03_hooked/hooks/summary_saver_hook.h"
 #include "src/06_monitored/signal_stop_hook.h"
+#include "src/platform/errors.h"
 
 namespace mts {
 namespace {

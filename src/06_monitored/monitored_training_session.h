@@ -41,7 +41,7 @@
 #include <vector>
 
 #include "src/02_chief_worker/scaffold.h"
-#include "src/03_hooked/checkpoint_saver_listener.h"
+#include "src/03_hooked/hooks/checkpoint_saver_listener.h"
 #include "src/03_hooked/session_run_hook.h"
 #include "src/05_recoverable/recoverable_session.h"
 #include "src/06_monitored/monitored_session.h"

@@ -9,15 +9,15 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "src/platform/errors.h"
 #include "src/01_session/training_util.h"
 #include "src/02_chief_worker/chief_session_creator.h"
 #include "src/02_chief_worker/saver.h"
-#include "src/03_hooked/checkpoint_saver_hook.h"
-#include "src/03_hooked/checkpoint_saver_listener.h"
-#include "src/03_hooked/summary_writer_cache.h"
+#include "src/03_hooked/events/summary_writer_cache.h"
+#include "src/03_hooked/hooks/checkpoint_saver_hook.h"
+#include "src/03_hooked/hooks/checkpoint_saver_listener.h"
 #include "src/04_coordinated/coordinated_session.h"
 #include "src/05_recoverable/recoverable_session.h"
+#include "src/platform/errors.h"
 #include "src/platform/file_system.h"
 #include "tests/testing/fault_injection.h"
 

@@ -17,8 +17,8 @@
 #include "src/02_chief_worker/chief_session_creator.h"
 #include "src/02_chief_worker/saver.h"
 #include "src/02_chief_worker/scaffold.h"
-#include "src/03_hooked/checkpoint_saver_hook.h"
-#include "src/03_hooked/summary_writer_cache.h"
+#include "src/03_hooked/events/summary_writer_cache.h"
+#include "src/03_hooked/hooks/checkpoint_saver_hook.h"
 #include "src/04_coordinated/coordinator.h"
 #include "src/04_coordinated/fifo_queue.h"
 #include "src/04_coordinated/queue_runner.h"
@@ -26,9 +26,9 @@
 #include "src/06_monitored/step_context.h"
 #include "src/platform/errors.h"
 #include "src/platform/file_system.h"
+#include "tests/testing/coordinated_recording_hook.h"
 #include "tests/testing/fault_injection.h"
 #include "tests/testing/new_dir.h"
-#include "tests/testing/recording_hook.h"
 
 namespace mts {
 namespace {
@@ -74,7 +74,8 @@ class MonitoredSessionTest : public ::testing::Test {
   std::shared_ptr<FaultSchedule> creation_faults_ = FaultSchedule::Never();
   std::shared_ptr<CountingSessionCreator> counting_;
   std::shared_ptr<std::vector<std::string>> log_ = std::make_shared<std::vector<std::string>>();
-  std::shared_ptr<RecordingHook> first_ = std::make_shared<RecordingHook>("first", log_);
+  std::shared_ptr<CoordinatedRecordingHook> first_ =
+      std::make_shared<CoordinatedRecordingHook>("first", log_);
   std::shared_ptr<RecordingHook> second_ = std::make_shared<RecordingHook>("second", log_);
 };
 

@@ -11,21 +11,21 @@
 
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
-#include "src/platform/errors.h"
-#include "src/01_session/learning/gradient_descent_optimizer.h"
 #include "src/01_session/graph.h"
+#include "src/01_session/learning/gradient_descent_optimizer.h"
 #include "src/01_session/learning/math_ops.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"
 #include "src/02_chief_worker/checkpoint/checkpoint_file.h"
 #include "src/02_chief_worker/checkpoint/checkpoint_state.h"
-#include "src/03_hooked/stop_at_step_hook.h"
+#include "src/03_hooked/hooks/stop_at_step_hook.h"
 #include "src/06_monitored/monitored_session_scope.h"
 #include "src/06_monitored/monitored_training_session.h"
 #include "src/07_distributed/cluster_spec.h"
 #include "src/07_distributed/remote_session.h"  // Links the grpc:// session factory.
 #include "src/07_distributed/replica_device_setter.h"
 #include "src/07_distributed/server.h"
+#include "src/platform/errors.h"
 #include "src/platform/file_system.h"
 
 namespace mts {

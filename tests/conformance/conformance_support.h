@@ -23,8 +23,8 @@
 #include "src/01_session/session_interface.h"
 #include "src/02_chief_worker/checkpoint/checkpoint_file.h"
 #include "src/02_chief_worker/checkpoint/checkpoint_state.h"
-#include "src/03_hooked/checkpoint_saver_listener.h"
-#include "src/03_hooked/event_file_reader.h"
+#include "src/03_hooked/events/event_file_reader.h"
+#include "src/03_hooked/hooks/checkpoint_saver_listener.h"
 #include "src/platform/file_system.h"
 
 namespace mts {

@@ -15,10 +15,10 @@
 #include <cstring>
 #include <string>
 
-#include "src/platform/errors.h"
-#include "src/03_hooked/event.pb.h"
-#include "src/03_hooked/event_file_reader.h"
+#include "src/03_hooked/events/event.pb.h"
+#include "src/03_hooked/events/event_file_reader.h"
 #include "src/platform/crc32c.h"
+#include "src/platform/errors.h"
 #include "tests/fuzz/fuzz_file_system.h"
 
 namespace {

@@ -22,16 +22,16 @@
 #include <utility>
 #include <vector>
 
-#include "src/01_session/learning/adam_optimizer.h"
 #include "src/01_session/array_ops.h"
-#include "src/01_session/learning/gradient_descent_optimizer.h"
 #include "src/01_session/graph.h"
+#include "src/01_session/learning/adam_optimizer.h"
+#include "src/01_session/learning/gradient_descent_optimizer.h"
 #include "src/01_session/learning/math_ops.h"
 #include "src/01_session/op_def.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"
 #include "src/02_chief_worker/checkpoint/checkpoint_file.h"
-#include "src/03_hooked/record_reader.h"
+#include "src/03_hooked/events/record_reader.h"
 #include "src/07_distributed/parameter_server.pb.h"
 #include "src/07_distributed/tensor_coding.h"
 #include "src/platform/file_system.h"

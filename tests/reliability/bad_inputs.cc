@@ -25,7 +25,6 @@
 #include <vector>
 
 #include "src/01_session/array_ops.h"
-#include "src/platform/errors.h"
 #include "src/01_session/graph.h"
 #include "src/01_session/learning/math_ops.h"
 #include "src/01_session/session.h"
@@ -35,20 +34,21 @@
 #include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/02_chief_worker/saver.h"
 #include "src/02_chief_worker/session_manager.h"
-#include "src/03_hooked/checkpoint_saver_hook.h"
-#include "src/03_hooked/event_file_reader.h"
-#include "src/03_hooked/file_writer.h"
+#include "src/03_hooked/events/event_file_reader.h"
+#include "src/03_hooked/events/file_writer.h"
 #include "src/03_hooked/hooked_session.h"
-#include "src/03_hooked/logging_tensor_hook.h"
-#include "src/03_hooked/second_or_step_timer.h"
-#include "src/03_hooked/step_counter_hook.h"
-#include "src/03_hooked/stop_at_step_hook.h"
+#include "src/03_hooked/hooks/checkpoint_saver_hook.h"
+#include "src/03_hooked/hooks/logging_tensor_hook.h"
+#include "src/03_hooked/hooks/second_or_step_timer.h"
+#include "src/03_hooked/hooks/step_counter_hook.h"
+#include "src/03_hooked/hooks/stop_at_step_hook.h"
 #include "src/04_coordinated/coordinated_session.h"
 #include "src/04_coordinated/coordinated_thread.h"
 #include "src/04_coordinated/coordinator.h"
 #include "src/04_coordinated/fifo_queue.h"
 #include "src/04_coordinated/queue_runner.h"
 #include "src/05_recoverable/recoverable_session.h"
+#include "src/platform/errors.h"
 #include "src/platform/file_system.h"
 #include "src/platform/logging.h"
 #include "tests/reliability/bad_input_support.h"
@@ -484,8 +484,10 @@ void AppendEventFileRows(std::vector<BadInput>& rows) {
                      "is taken (another writer opened it this second)", [] {
                        const std::string dir = FreshDir("same_second");
                        FakeClock clock;  // Both open at the same second, however slow the run.
-                       FileWriter first(dir, 10, 120, "", &clock);
-                       FileWriter second(dir, 10, 120, "", &clock);
+                       FileWriterOptions on_clock;
+                       on_clock.clock = &clock;
+                       FileWriter first(dir, on_clock);
+                       FileWriter second(dir, on_clock);
                        first.AddSessionLog({}, 1);
                        first.Flush();
                        second.AddSessionLog({}, 2);

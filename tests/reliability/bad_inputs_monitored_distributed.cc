@@ -16,10 +16,9 @@
 #include <utility>
 #include <vector>
 
-#include "src/01_session/learning/adam_optimizer.h"
 #include "src/01_session/array_ops.h"
-#include "src/platform/errors.h"
 #include "src/01_session/graph.h"
+#include "src/01_session/learning/adam_optimizer.h"
 #include "src/01_session/learning/math_ops.h"
 #include "src/01_session/session.h"
 #include "src/01_session/session_factory.h"
@@ -27,7 +26,7 @@
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"
 #include "src/02_chief_worker/saver.h"
-#include "src/03_hooked/summary_writer_cache.h"
+#include "src/03_hooked/events/summary_writer_cache.h"
 #include "src/06_monitored/monitored_session.h"
 #include "src/06_monitored/monitored_session_scope.h"
 #include "src/06_monitored/monitored_training_session.h"
@@ -36,6 +35,7 @@
 #include "src/07_distributed/remote_session.h"
 #include "src/07_distributed/replica_device_setter.h"
 #include "src/07_distributed/server.h"
+#include "src/platform/errors.h"
 #include "src/platform/file_system.h"
 #include "tests/reliability/bad_input_support.h"
 #include "tests/testing/failing_file_system.h"

@@ -4,7 +4,6 @@
 
 #include "src/01_session/graph.h"
 #include "src/01_session/training_util.h"
-#include "src/04_coordinated/coordinator.h"
 
 namespace mts {
 
@@ -38,7 +37,6 @@ void RecordingHook::AfterRun(SessionRunContext& run_context, const SessionRunVal
   trace_level_seen = run_values.options.trace_level;
   metadata_seen = &run_values.run_metadata;
   if (stop_in_after_run) run_context.RequestStop();
-  if (coord_stop_in_after_run) coord->RequestStop();
   if (fail_in_after_run) ThrowOpError(*fail_in_after_run, name_ + " failed in AfterRun");
 }
 

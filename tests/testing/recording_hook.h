@@ -19,6 +19,9 @@
 //   // *log == {"first.BeforeRun", "second.BeforeRun", "first.AfterRun", "second.AfterRun"},
 //   // first->results holds the value of loss.
 //
+// It needs nothing above stage 03, so a HookedSession test builds no Coordinator; a test
+// that wants the hook to stop the Coordinator uses CoordinatedRecordingHook (stage 04).
+//
 // Thread safety: none needed; the layers call their hooks from the thread that runs them.
 //
 // TensorFlow: monitored_session_test.py's FakeHook (its call_counter, request and
@@ -73,8 +76,6 @@ class RecordingHook : public SessionRunHook {
   bool stop_in_before_run = false;
   /// AfterRun requests a stop of the run loop.
   bool stop_in_after_run = false;
-  /// AfterRun requests a stop of the Coordinator AfterCreateSession was given.
-  bool coord_stop_in_after_run = false;
   /// AfterCreateSession throws the OpError of this code, "<name> failed in AfterCreateSession".
   std::optional<ErrorCode> fail_in_after_create_session;
   /// AfterRun throws the OpError of this code, "<name> failed in AfterRun".

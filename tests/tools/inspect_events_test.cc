@@ -9,9 +9,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "src/01_session/learning/summary.pb.h"
-#include "src/03_hooked/event.pb.h"
-#include "src/03_hooked/file_writer.h"
+#include "src/01_session/summary.pb.h"
+#include "src/03_hooked/events/event.pb.h"
+#include "src/03_hooked/events/file_writer.h"
 #include "src/platform/errors.h"
 #include "src/platform/file_system.h"
 #include "tests/testing/fake_clock.h"
@@ -88,7 +88,9 @@ TEST_F(InspectEventsTest, TellsHistogramsFromScalars) {
 // A log directory written by mts's FileWriter, printed in full.
 TEST_F(InspectEventsTest, PrintsADirectoryFileWriterWrote) {
   FakeClock clock;
-  FileWriter writer(dir_, 10, 120, "", &clock);
+  FileWriterOptions options;
+  options.clock = &clock;
+  FileWriter writer(dir_, options);
   tensorflow::SessionLog start;
   start.set_status(tensorflow::SessionLog::START);
   writer.AddSessionLog(start, 0);

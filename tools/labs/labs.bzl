@@ -109,7 +109,7 @@ LABS = [
             },
             {
                 "name": "layer 03: CheckpointSaverHook",
-                "test": "//tests/03_hooked:checkpoint_saver_hook_test",
+                "test": "//tests/03_hooked/hooks:checkpoint_saver_hook_test",
                 "filter": "*",
                 "points": 10,
             },

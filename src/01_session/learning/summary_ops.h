@@ -34,7 +34,7 @@
 #include <vector>
 
 #include "src/01_session/graph.h"
-#include "src/01_session/learning/summary.pb.h"
+#include "src/01_session/summary.pb.h"
 
 namespace mts {
 

@@ -22,7 +22,7 @@
 #include <memory>
 #include <optional>
 
-#include "src/03_hooked/file_writer.h"
+#include "src/03_hooked/events/file_writer.h"
 #include "src/03_hooked/session_run_hook.h"
 
 namespace mts {

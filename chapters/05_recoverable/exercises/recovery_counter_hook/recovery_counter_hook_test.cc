@@ -5,7 +5,7 @@
 #include "gtest/gtest.h"
 #include "src/01_session/training_util.h"
 #include "src/02_chief_worker/chief_session_creator.h"
-#include "src/03_hooked/event_file_reader.h"
+#include "src/03_hooked/events/event_file_reader.h"
 #include "src/04_coordinated/coordinated_session.h"
 #include "src/05_recoverable/recoverable_session.h"
 #include "src/platform/file_system.h"

@@ -1,6 +1,6 @@
 // Starter for the RecoveryCounterHook exercise.
 #include "chapters/05_recoverable/exercises/recovery_counter_hook/recovery_counter_hook.h"
-#include "src/01_session/learning/summary.pb.h"
+#include "src/01_session/summary.pb.h"
 #include "src/01_session/training_util.h"
 
 namespace mts {

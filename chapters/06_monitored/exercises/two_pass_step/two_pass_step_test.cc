@@ -9,7 +9,7 @@
 #include "src/01_session/array_ops.h"
 #include "src/01_session/training_util.h"
 #include "src/02_chief_worker/chief_session_creator.h"
-#include "src/03_hooked/stop_at_step_hook.h"
+#include "src/03_hooked/hooks/stop_at_step_hook.h"
 #include "src/06_monitored/monitored_session_scope.h"
 #include "src/platform/errors.h"
 #include "tests/testing/fault_injection.h"

@@ -1,0 +1,89 @@
+// record_writer.h: writes TFRecords, the framing every TensorBoard event file uses.
+//
+//   HookedSession       SummarySaverHook, StepCounterHook add events to a FileWriter
+//     FileWriter        queues events; its thread hands each one, serialized, to ...
+//       RecordWriter    <-- this file: frames one serialized Event as one record
+//         WritableFile  the platform seam (src/platform/file_system.h)
+//
+// An event file has no header and no magic number: it is records back to back, each
+//
+//   u64 length (little-endian) | u32 masked CRC-32C of those 8 bytes | payload |
+//   u32 masked CRC-32C of the payload
+//
+// so a record costs 16 bytes more than its payload. The two checksums let a reader tell a
+// damaged length (which would send it off into the middle of the file) from a damaged
+// payload, and tell either from a record the writer has not finished yet. RecordReader
+// (record_reader.h) undoes this framing and checks both.
+//
+// Example:
+//   RecordWriter writer(DefaultFileSystem()->NewWritableFile("/tmp/run/records"));
+//   writer.WriteRecord(event.SerializeAsString());
+//   writer.Flush();
+//   writer.Close();
+//
+// Thread safety: one thread at a time (the FileWriter's flush thread, in practice).
+//
+// TensorFlow: tensorflow/core/lib/io/record_writer.h (io::RecordWriter, without its
+// compression options: event files are never compressed).
+#ifndef MTS_SRC_03_HOOKED_EVENTS_RECORD_WRITER_H_
+#define MTS_SRC_03_HOOKED_EVENTS_RECORD_WRITER_H_
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "src/platform/file_system.h"
+
+namespace mts {
+
+/// Appends TFRecord-framed records to a file.
+///
+/// Lifecycle: 1. construct around an open WritableFile (ownership moves in); 2. WriteRecord
+/// any number of times, Flush or Sync when the data must leave the process; 3. Close, or
+/// destroy the writer (which closes the file and never throws).
+///
+/// Thread safety: not thread-safe; one thread at a time.
+///
+/// TensorFlow: `io::RecordWriter`.
+class RecordWriter {
+ public:
+  /// Bytes before the payload: the length and its masked CRC.
+  static constexpr size_t kHeaderSize = 8 + 4;
+  /// Bytes after the payload: its masked CRC.
+  static constexpr size_t kFooterSize = 4;
+
+  /// Writes records to `file`, taking ownership. \pre `file` is not null.
+  explicit RecordWriter(std::unique_ptr<WritableFile> file);
+  /// Closes the file if still open; never throws (a failure is logged).
+  ~RecordWriter();
+
+  RecordWriter(const RecordWriter&) = delete;
+  RecordWriter& operator=(const RecordWriter&) = delete;
+
+  /// The bytes of one record holding `payload`: header, payload, footer.
+  /// FrameRecord(p).size() == p.size() + kHeaderSize + kFooterSize.
+  static std::string FrameRecord(std::string_view payload);
+
+  /// Appends one record holding `payload` (possibly buffered until Flush).
+  /// \throws OpError from the file if the write fails; the file may then end in a partial
+  ///         record, which a reader reports as truncated. FailedPreconditionError after Close.
+  void WriteRecord(std::string_view payload);
+
+  /// Hands buffered records to the operating system. \throws OpError on failure.
+  void Flush();
+
+  /// Flushes, then makes the records durable (fsync). \throws OpError on failure.
+  void Sync();
+
+  /// Flushes and closes the file; a second Close does nothing.
+  /// \throws OpError if the final flush or close fails; the file is closed all the same.
+  void Close();
+
+ private:
+  std::unique_ptr<WritableFile> file_;  // Null after Close.
+};
+
+}  // namespace mts
+
+#endif  // MTS_SRC_03_HOOKED_EVENTS_RECORD_WRITER_H_

@@ -1,0 +1,166 @@
+// checkpoint_saver_hook.h: saves a checkpoint when a session is created, every N steps or
+// seconds while training, and once more at the end.
+//
+//   RecoverableSession     after a recovery the new session is saved at once (restored step)
+//     CoordinatedSession
+//       HookedSession      <-- CheckpointSaverHook runs around every step (this file)
+//         Chief / Worker   the chief restores what this hook saved
+//           Session        the Saver reads the variables with an ordinary run
+//
+// What a job has not checkpointed, a crash loses; what it has, the chief's SessionManager
+// restores. So the hook saves at three moments (TensorFlow 1.15 behaviour):
+//   1. AfterCreateSession: at the step the session starts at (0 for a fresh model, the
+//      restored step after a restart or recovery), and the timer starts there.
+//   2. After a run, when SecondOrStepTimer says the interval has passed. The fetched step
+//      is stale (read before the run's increment), so the check has two stages: if the
+//      timer would trigger at stale + 1, read the real step with a raw run; save only if
+//      the timer triggers at *that* step (a run that did not train does not save twice).
+//   3. End: if the final step is not the one last saved.
+// With save_steps=2 from step 0 and five steps: model.ckpt-0, -2, -4, then -5 at End.
+//
+// Each save is: log "Saving checkpoints for <step> into <dir>/<basename>."; every listener's
+// BeforeSave; Saver::Save to "<dir>/<basename>-<step>" (which also rewrites the
+// `checkpoint` state file); a SessionLog CHECKPOINT event at the step, through the
+// SummaryWriterCache writer of checkpoint_dir (its checkpoint_path is the prefix without
+// the step, as TensorFlow writes it); every listener's AfterSave. A listener that returns
+// true from AfterSave stops training after the run that saved.
+//
+// The Saver is the one given, else the Scaffold's (looked up at the first save, after the
+// Scaffold is finalized), else the single Saver in the graph's `savers` collection.
+//
+// Beyond TensorFlow: Begin locks the checkpoint directory (DirectoryLock) until End, so a
+// second process saving into it (two chiefs on one directory) is refused with the first
+// one's pid; and the Saver never rotates away a file outside the directory or the newest
+// finite checkpoint (saver.h).
+//
+// The graph: before its first save, AfterCreateSession writes the graph the session runs as
+// <checkpoint_dir>/graph.pbtxt (a GraphDef in text format, replaced atomically, so a crash
+// never leaves half a file) and adds a graph event to the directory's writer, as TensorFlow
+// does there: every hook's Begin may still add ops, the graph is complete only once the
+// session exists. `save_graph_def = false` skips both.
+//
+// Difference from TensorFlow: TensorFlow also adds a meta graph event (with the SaverDef);
+// mts has no MetaGraphDef and writes none.
+//
+// Lifecycle: construct; Begin (writer, global-step read, listeners' Begin);
+// AfterCreateSession (save); BeforeRun / AfterRun per step; End (save if needed, listeners'
+// End).
+//
+// Thread safety: one thread calls a hook.
+//
+// Example:
+//   CheckpointSaverHookOptions options;
+//   options.save_secs = 600;
+//   auto saver_hook = std::make_shared<CheckpointSaverHook>("/tmp/run", options);
+//   HookedSession session(std::move(raw), {saver_hook});
+//
+// TensorFlow: tf.train.CheckpointSaverHook
+// (tensorflow/python/training/basic_session_run_hooks.py).
+#ifndef MTS_SRC_03_HOOKED_HOOKS_CHECKPOINT_SAVER_HOOK_H_
+#define MTS_SRC_03_HOOKED_HOOKS_CHECKPOINT_SAVER_HOOK_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/02_chief_worker/saver.h"
+#include "src/03_hooked/events/file_writer.h"
+#include "src/03_hooked/hooks/checkpoint_saver_listener.h"
+#include "src/03_hooked/hooks/second_or_step_timer.h"
+#include "src/03_hooked/session_run_hook.h"
+#include "src/platform/clock.h"
+#include "src/platform/directory_lock.h"
+
+namespace mts {
+
+class Scaffold;
+
+/// How a CheckpointSaverHook saves: TensorFlow's keyword arguments after `checkpoint_dir`,
+/// with its defaults, and the clock. Exactly one of save_secs and save_steps must be set.
+struct CheckpointSaverHookOptions {
+  /// Save every this many seconds.
+  std::optional<double> save_secs;
+  /// Or save every this many global steps.
+  std::optional<int64_t> save_steps;
+  /// The Saver to use; null: the scaffold's, else the single Saver in the graph's `savers`
+  /// collection. Give at most one of saver and scaffold.
+  std::shared_ptr<Saver> saver;
+  /// Checkpoints are "<checkpoint_dir>/<checkpoint_basename>-<step>".
+  std::string checkpoint_basename = "model.ckpt";
+  /// Whose Saver to use, looked up at the first save (after the scaffold is finalized).
+  std::shared_ptr<const Scaffold> scaffold;
+  /// Called around each save, in order.
+  std::vector<std::shared_ptr<CheckpointSaverListener>> listeners;
+  /// Where save_secs are measured; null: RealClock().
+  Clock* clock = nullptr;
+  /// Write graph.pbtxt and a graph event in AfterCreateSession.
+  bool save_graph_def = true;
+};
+
+/// The name of the GraphDef text file AfterCreateSession writes into checkpoint_dir.
+inline constexpr char kGraphTextFilename[] = "graph.pbtxt";
+
+/// Saves checkpoints at session creation, every N steps or seconds, and at the end.
+class CheckpointSaverHook : public SessionRunHook {
+ public:
+  /// TensorFlow's `CheckpointSaverHook(checkpoint_dir, save_secs=None, save_steps=None,
+  /// saver=None, checkpoint_basename='model.ckpt', scaffold=None, listeners=None)`: saves
+  /// into `checkpoint_dir` as `options` say (the keyword arguments are its fields).
+  /// \throws ValueError "You cannot provide both saver and scaffold.";
+  ///   ValueError as SecondOrStepTimer's constructor when not exactly one of save_secs and
+  ///   save_steps is given (so the default options always throw, as TensorFlow's do).
+  CheckpointSaverHook(std::string checkpoint_dir, CheckpointSaverHookOptions options);
+
+  /// Gets the writer of checkpoint_dir from SummaryWriterCache, locks checkpoint_dir for
+  /// this process (DirectoryLock, held until End or the hook's destruction; beyond
+  /// TensorFlow), finds (or makes) the global step's read tensor, and calls every
+  /// listener's Begin.
+  /// \throws RuntimeError "Global step should be created to use CheckpointSaverHook." if
+  ///   the graph has no global step; OpError if the writer cannot create checkpoint_dir;
+  ///   FailedPreconditionError naming the other process if another process holds the lock.
+  void Begin() override;
+  /// Writes `<checkpoint_dir>/graph.pbtxt` and a graph event (unless save_graph_def is
+  /// false), then saves a checkpoint at the session's current step and starts the timer
+  /// there. A listener's request to stop is ignored here (there is no run to stop).
+  /// \throws RuntimeError "No items in collection savers. ..." or "More than one item in
+  ///   collection savers. ..." when no Saver was given and the graph has none, or several;
+  ///   RuntimeError if the Scaffold given has no Saver (it was not finalized); whatever
+  ///   Saver::Save throws; OpError if graph.pbtxt cannot be written. The listeners'
+  ///   BeforeSave may have been called.
+  void AfterCreateSession(SessionInterface& session, Coordinator* coord) override;
+  /// Fetches the global step's read tensor.
+  SessionRunArgs BeforeRun(SessionRunContext& run_context) override;
+  /// Saves if the timer triggers at the real step (the two-stage check above); requests a
+  /// stop if a listener's AfterSave returned true. \throws as AfterCreateSession.
+  void AfterRun(SessionRunContext& run_context, const SessionRunValues& run_values) override;
+  /// Saves if the final step was not saved yet, calls every listener's End with it, then
+  /// flushes the event writer (so the last CHECKPOINT event is on disk) and releases the
+  /// directory's lock. \throws as AfterCreateSession; OpError if the flush fails.
+  void End(SessionInterface& session) override;
+
+  /// "<checkpoint_dir>/<checkpoint_basename>": the prefix every checkpoint path starts with.
+  const std::string& save_path() const { return save_path_; }
+
+ private:
+  // Saves at `step` with the listener calls around it; true if a listener asked to stop.
+  bool Save(SessionInterface& session, int64_t step);
+  // The Saver to use: given, the scaffold's, or the graph's single one (then cached).
+  std::shared_ptr<Saver> GetSaver(SessionInterface& session);
+
+  std::string checkpoint_dir_;
+  std::string save_path_;
+  std::shared_ptr<Saver> saver_;
+  std::shared_ptr<const Scaffold> scaffold_;
+  std::vector<std::shared_ptr<CheckpointSaverListener>> listeners_;
+  bool save_graph_def_;
+  SecondOrStepTimer timer_;
+  std::shared_ptr<FileWriter> summary_writer_;
+  std::shared_ptr<DirectoryLock> directory_lock_;  // Held from Begin to End.
+  Output global_step_read_;
+};
+
+}  // namespace mts
+
+#endif  // MTS_SRC_03_HOOKED_HOOKS_CHECKPOINT_SAVER_HOOK_H_

@@ -1,0 +1,118 @@
+// profiler_hook.h: every N steps or seconds, traces one run and saves its op timings as a
+// Chrome trace, timeline-<step>.json.
+//
+//   RecoverableSession
+//     CoordinatedSession
+//       HookedSession      <-- ProfilerHook asks, through BeforeRun, for a full trace
+//         Chief / Worker
+//           Session        times every op of a traced run into RunMetadata::step_stats
+//
+// Tracing costs time (a clock read around every op), so the hook traces only the runs its
+// SecondOrStepTimer picks. It never traces the first run: that one only arms the timer at
+// the fetched (stale) step. From then on it keeps `next_step`, the step the coming run will
+// end at; when the timer triggers for it, BeforeRun adds RunOptions::TraceLevel::kFullTrace
+// to the run, and AfterRun re-reads the exact step with a raw run and writes
+// <output_dir>/timeline-<step>.json (timeline.h), logging "Saving timeline for <step> into
+// '<path>'.". With save_steps=2 from step 0 the files are timeline-2, -4, -6 ...
+//
+// As TensorFlow's hook, it also adds the traced run's RunMetadata to the event file of
+// output_dir, through the SummaryWriterCache writer it takes in Begin: a tagged_run_metadata
+// event, tag "step_<step>", with no step of its own (TensorFlow passes none). TensorBoard's
+// Graphs tab offers each such tag as a run to colour the graph by compute time. An empty
+// output_dir means the working directory, whose writer is SummaryWriterCache::Get(".").
+//
+// Lifecycle: construct; Begin (gets the writer, finds the global step's read tensor, resets
+// next_step);
+// BeforeRun / AfterRun per step.
+//
+// Thread safety: one thread calls a hook.
+//
+// Example:
+//   ProfilerHookOptions options;
+//   options.save_steps = 100;
+//   options.output_dir = "/tmp/run";
+//   auto profiler = std::make_shared<ProfilerHook>(options);
+//   HookedSession session(std::move(raw), {profiler});   // then open timeline-100.json
+//                                                        // in ui.perfetto.dev
+//
+// TensorFlow: tf.train.ProfilerHook (tensorflow/python/training/basic_session_run_hooks.py).
+#ifndef MTS_SRC_03_HOOKED_HOOKS_PROFILER_HOOK_H_
+#define MTS_SRC_03_HOOKED_HOOKS_PROFILER_HOOK_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "src/03_hooked/events/file_writer.h"
+#include "src/03_hooked/hooks/second_or_step_timer.h"
+#include "src/03_hooked/session_run_hook.h"
+#include "src/platform/clock.h"
+#include "src/platform/file_system.h"
+
+namespace mts {
+
+/// What a ProfilerHook traces, how often and where it writes: TensorFlow's keyword
+/// arguments, with its defaults, and the seams. Exactly one of save_steps and save_secs must
+/// be set.
+struct ProfilerHookOptions {
+  /// Trace one run every this many global steps.
+  std::optional<int64_t> save_steps;
+  /// Or every this many seconds.
+  std::optional<double> save_secs;
+  /// Where the `timeline-<step>.json` files go, created when the first is written; "": the
+  /// working directory.
+  std::string output_dir;
+  /// Draw tensor arrows between ops.
+  bool show_dataflow = true;
+  /// Accepted for TensorFlow's sake; adds nothing in mts (see timeline.h).
+  bool show_memory = false;
+  /// Where save_secs are measured; null: RealClock().
+  Clock* clock = nullptr;
+  /// Where the files are written; null: DefaultFileSystem().
+  FileSystem* fs = nullptr;
+};
+
+/// Saves a Chrome trace of one run every `save_steps` steps or `save_secs` seconds.
+class ProfilerHook : public SessionRunHook {
+ public:
+  /// TensorFlow's `ProfilerHook(save_steps=None, save_secs=None, output_dir='',
+  /// show_dataflow=True, show_memory=False)`: the keyword arguments are the fields of
+  /// `options`.
+  /// \throws ValueError as SecondOrStepTimer's constructor, with its messages, unless
+  ///   exactly one of save_steps and save_secs is set.
+  explicit ProfilerHook(ProfilerHookOptions options);
+
+  /// Gets output_dir's writer from SummaryWriterCache (a new one writes the graph event);
+  /// finds (or makes) the global step's read tensor; forgets next_step.
+  /// \throws RuntimeError "Global step should be created to use ProfilerHook." if the graph
+  ///   has no global step.
+  void Begin() override;
+  /// Fetches the read tensor; asks for a full trace if the timer triggers at next_step.
+  SessionRunArgs BeforeRun(SessionRunContext& run_context) override;
+  /// Arms the timer on the first run; after a traced run, writes `timeline-<step>.json` and
+  /// adds the run's RunMetadata to the writer under the tag `step_<step>`.
+  /// \throws OpError if the file cannot be written; ValueError "The provided tag was already
+  ///   used for this event type" if a step is traced twice into one writer (a job resumed
+  ///   from an older checkpoint in the same process), as TensorFlow's writer raises.
+  void AfterRun(SessionRunContext& run_context, const SessionRunValues& run_values) override;
+
+  /// The path of the trace for `step`: `<output_dir>/timeline-<step>.json`.
+  std::string TimelinePath(int64_t step) const;
+
+ private:
+  std::string output_dir_;
+  bool show_dataflow_;
+  bool show_memory_;
+  FileSystem* fs_;
+  Clock* clock_;
+  SecondOrStepTimer timer_;
+  std::shared_ptr<FileWriter> writer_;  // output_dir's, from Begin.
+  Output global_step_read_;
+  std::optional<int64_t> next_step_;  // The step the coming run ends at; none before the first.
+  bool trace_this_run_ = false;       // Set by BeforeRun for its AfterRun.
+};
+
+}  // namespace mts
+
+#endif  // MTS_SRC_03_HOOKED_HOOKS_PROFILER_HOOK_H_

@@ -1,0 +1,100 @@
+// CallTracer and its adapters record the real order of calls in one hooked run.
+#include "tools/tracing/call_tracer.h"
+
+#include "gtest/gtest.h"
+#include "src/01_session/array_ops.h"
+#include "src/01_session/session.h"
+#include "src/03_hooked/hooked_session.h"
+
+namespace mts {
+namespace {
+
+// One Run of a HookedSession with two hooks: every BeforeRun, then the one raw run, then
+// every AfterRun, each in list order.
+TEST(CallTracerTest, RecordsOneHookedRunInOrder) {
+  Graph graph;
+  DefaultGraphScope scope(graph);
+  Output c = Constant(1.0f);
+  auto tracer = std::make_shared<CallTracer>();
+  auto raw = std::make_unique<TracingSession>(std::make_unique<Session>(&graph), tracer, "Session",
+                                              "HookedSession");
+  auto hooked = std::make_unique<HookedSession>(
+      std::move(raw),
+      std::vector<std::shared_ptr<SessionRunHook>>{std::make_shared<TracingHook>(tracer, "A"),
+                                                   std::make_shared<TracingHook>(tracer, "B")});
+  TracingSession session(std::move(hooked), tracer, "HookedSession", "caller");
+  session.Run(c);
+  EXPECT_EQ(tracer->ToText(),
+            "caller -> HookedSession: Run\n"
+            "HookedSession -> A: BeforeRun\n"
+            "HookedSession -> B: BeforeRun\n"
+            "HookedSession -> Session: Run\n"
+            "HookedSession <- Session: Run\n"
+            "HookedSession -> A: AfterRun\n"
+            "HookedSession -> B: AfterRun\n"
+            "caller <- HookedSession: Run\n");
+}
+
+// A run that throws is recorded as a return marked "(threw)".
+TEST(CallTracerTest, RecordsARunThatThrows) {
+  Graph graph;
+  DefaultGraphScope scope(graph);
+  Output x = Placeholder(DataType::kFloat, TensorShape{}, "x");
+  auto tracer = std::make_shared<CallTracer>();
+  TracingSession session(std::make_unique<Session>(&graph), tracer, "Session", "caller");
+  EXPECT_THROW(session.Run(x), InvalidArgumentError);
+  ASSERT_EQ(tracer->events().size(), 2u);
+  EXPECT_EQ(tracer->events()[1].method, "Run (threw)");
+  EXPECT_TRUE(tracer->events()[1].is_return);
+}
+
+// The graphviz rendering has one header per participant and one numbered arrow per event.
+TEST(CallTracerTest, GraphvizHasALaneEachAndAnArrowPerEvent) {
+  CallTracer tracer;
+  tracer.Call("caller", "S", "Run");
+  tracer.Return("caller", "S", "Run");
+  const std::string dot = tracer.ToGraphviz();
+  EXPECT_NE(dot.find("label=\"caller\""), std::string::npos);
+  EXPECT_NE(dot.find("label=\"S\""), std::string::npos);
+  EXPECT_NE(dot.find("1. Run\""), std::string::npos);
+  EXPECT_NE(dot.find("2. Run returns\""), std::string::npos);
+  EXPECT_EQ(dot.rfind("digraph sequence {", 0), 0u);
+}
+
+// A return's outcome replaces "returns" in the picture and follows the line in the text.
+TEST(CallTracerTest, AReturnCarriesItsOutcome) {
+  CallTracer tracer;
+  tracer.Call("thread", "queue", "Run(enqueue)");
+  tracer.Return("thread", "queue", "Run(enqueue)", "raised CancelledError");
+  EXPECT_EQ(tracer.ToText(),
+            "thread -> queue: Run(enqueue)\n"
+            "thread <- queue: Run(enqueue) (raised CancelledError)\n");
+  const std::string dot = tracer.ToGraphviz();
+  EXPECT_NE(dot.find("2. Run(enqueue) raised CancelledError\""), std::string::npos);
+  EXPECT_EQ(dot.find("returns"), std::string::npos);
+}
+
+// Participants added beforehand take the first columns, in the order added, whatever the
+// order their events come in; the others follow in order of first appearance.
+TEST(CallTracerTest, AddedParticipantsComeFirstInTheirOrder) {
+  CallTracer tracer;
+  tracer.AddParticipant("left");
+  tracer.AddParticipant("middle");
+  tracer.AddParticipant("left");  // No second column.
+  tracer.Call("right", "middle", "A");
+  tracer.Call("left", "middle", "B");
+  tracer.Call("other", "right", "C");
+  const std::string dot = tracer.ToGraphviz();
+  EXPECT_NE(dot.find("h0 [shape=box"), std::string::npos);
+  EXPECT_NE(dot.find("label=\"left\"];\n  h0 ->"), std::string::npos);
+  EXPECT_NE(dot.find("label=\"middle\"];\n  h1 ->"), std::string::npos);
+  EXPECT_NE(dot.find("label=\"right\"];\n  h2 ->"), std::string::npos);
+  EXPECT_NE(dot.find("label=\"other\"];\n  h3 ->"), std::string::npos);
+  EXPECT_EQ(dot.find("h4 [shape=box"), std::string::npos);
+  tracer.Clear();
+  tracer.Call("b", "a", "D");
+  EXPECT_NE(tracer.ToGraphviz().find("label=\"b\"];\n  h0 ->"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mts
