@@ -33,6 +33,7 @@ std::unique_ptr<SessionInterface> ChiefSessionCreator::CreateSession() {
   options.init_op = scaffold_->init_op();
   options.init_feed_dict = scaffold_->init_feed_dict();
   options.init_fn = scaffold_->BoundInitFn();
+  options.reinitialize_live_model = reinitialize_live_model_;
   return GetSessionManager().PrepareSession(master_, options);
 }
 

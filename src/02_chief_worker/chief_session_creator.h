@@ -59,6 +59,10 @@ class ChiefSessionCreator : public SessionCreator {
   /// The scaffold sessions are prepared with.
   const std::shared_ptr<Scaffold>& scaffold() const { return scaffold_; }
 
+  /// Beyond TensorFlow: lets CreateSession initialise over a model the parameter servers
+  /// hold for someone else (PrepareSessionOptions::reinitialize_live_model); false at first.
+  void set_reinitialize_live_model(bool value) { reinitialize_live_model_ = value; }
+
  private:
   SessionManager& GetSessionManager();
 
@@ -67,6 +71,7 @@ class ChiefSessionCreator : public SessionCreator {
   std::string checkpoint_dir_;
   std::string checkpoint_filename_with_path_;
   Clock* clock_;
+  bool reinitialize_live_model_ = false;
   std::unique_ptr<SessionManager> session_manager_;  // Made on first use.
 };
 

@@ -29,6 +29,10 @@
 
 namespace mts {
 
+/// The deadline of an RPC to a parameter server unless a session or server is given another
+/// (TensorFlow sets none: a ps that hangs hangs the job).
+constexpr double kDefaultRpcTimeoutSecs = 5;
+
 /// The RPCs to one parameter-server task, with deadlines and tf.errors-style failures.
 class PsClient {
  public:
