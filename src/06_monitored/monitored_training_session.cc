@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <string>
 
-#include "src/platform/errors.h"
 #include "src/02_chief_worker/chief_session_creator.h"
 #include "src/02_chief_worker/worker_session_creator.h"
 #include "src/03_hooked/checkpoint_saver_hook.h"
 #include "src/03_hooked/step_counter_hook.h"
 #include "src/03_hooked/summary_saver_hook.h"
 #include "src/06_monitored/signal_stop_hook.h"
+#include "src/platform/errors.h"
+#include "src/platform/private_directory.h"
 
 namespace mts {
 namespace {
@@ -113,6 +114,11 @@ MonitoredSession::Hooks MonitoredTrainingSessionHooks(
 // [mts:monitored-training-session]
 std::unique_ptr<MonitoredSession> MonitoredTrainingSession(
     MonitoredTrainingSessionOptions options) {
+  // Beyond TensorFlow: a chief restores from its directory, so one that another user could
+  // have planted a checkpoint in is refused before anything is made or read.
+  if (options.is_chief && !options.checkpoint_dir.empty()) {
+    CheckPrivateDirectory(options.checkpoint_dir, "checkpoints");
+  }
   // One scaffold for the creator and the hooks: the same Saver restores and saves.
   std::shared_ptr<Scaffold> scaffold =
       options.scaffold != nullptr ? options.scaffold : std::make_shared<Scaffold>();
@@ -120,8 +126,10 @@ std::unique_ptr<MonitoredSession> MonitoredTrainingSession(
 
   std::shared_ptr<SessionCreator> creator;
   if (options.is_chief) {
-    creator = std::make_shared<ChiefSessionCreator>(scaffold, options.master,
-                                                    options.checkpoint_dir, "", options.clock);
+    auto chief = std::make_shared<ChiefSessionCreator>(scaffold, options.master,
+                                                       options.checkpoint_dir, "", options.clock);
+    chief->set_reinitialize_live_model(options.reinitialize_live_model);
+    creator = std::move(chief);
   } else {
     creator = std::make_shared<WorkerSessionCreator>(
         scaffold, options.master, options.max_wait_secs, options.clock, options.recovery_wait_secs);
