@@ -4,7 +4,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
 #include <vector>
 
@@ -35,15 +34,11 @@ std::string Octal(mode_t mode) {
 
 // [mts:private-directory]
 void CheckPrivateDirectory(const std::string& dir, const std::string& what) {
+  // Only an existing directory is judged here. One that does not exist yet is owned by
+  // whoever makes it (and checked again when locked); a path that cannot be examined, or
+  // that is a file, fails where it is used, with that use's own message.
   struct stat info;
-  if (::stat(dir.c_str(), &info) != 0) {
-    if (errno == ENOENT) return;  // Whoever makes it owns it; it is checked again when locked.
-    ThrowFileSystemError(dir, errno);
-  }
-  if (!S_ISDIR(info.st_mode)) {
-    throw FailedPreconditionError(dir + " is not a directory; give a directory for the " + what +
-                                  ".");
-  }
+  if (::stat(dir.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) return;
   const uid_t me = ::geteuid();
   const std::string risk = "another user could plant " + what +
                            " there for this run to use, or links that make it overwrite files "

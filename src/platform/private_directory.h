@@ -30,10 +30,10 @@ namespace mts {
 /// Checks that only this user (and root) can change what `dir` holds: `dir` is owned by
 /// this process's effective user or by root, and is not writable by every user unless its
 /// sticky bit is set. `what` says what the directory holds ("checkpoints"), for the message.
-/// A directory that does not exist passes (whoever makes it owns it).
+/// A path that is not an existing directory passes: whoever makes it owns it, and a file
+/// or an unusable path fails where it is used, with that use's own message.
 /// \throws PermissionDeniedError naming the directory, its owner or mode, why that is
 ///   unsafe and what to do.
-/// \throws FailedPreconditionError if `dir` exists but is not a directory.
 void CheckPrivateDirectory(const std::string& dir, const std::string& what);
 
 }  // namespace mts
