@@ -19,7 +19,10 @@
 // On a remote master the model can outlive the chief. A chief restarted while the parameter
 // servers kept running restores its checkpoint over the model the workers are training, and
 // so rolls it back; TensorFlow does that silently, mts logs a warning naming the live step,
-// the checkpoint's step and the steps lost.
+// the checkpoint's step and the steps lost. Beyond TensorFlow, a manager remembers which ps
+// processes it wrote the model on (Session::variables_incarnation): a session made again on
+// the same ones (a slow ps, not a restarted one) keeps the live model, and a model written
+// by someone else is never initialised over (session_manager_live_model.cc).
 //
 // Lifecycle: construct with the scaffold's three ops; call PrepareSession (chief) or
 // WaitForSession (worker) once per session (re)creation; each returns a new session.
