@@ -20,7 +20,8 @@
 // or restores them from the newest checkpoint in --checkpoint_dir; saves a checkpoint every
 // 10 minutes and at the end; writes the loss and accuracy summaries every 100 steps and the
 // steps per second (TensorBoard: `tensorboard --logdir /tmp/mts_spirals`); on SIGTERM or
-// Ctrl-C, stops after the step and saves. Run it a second time with a larger --steps and it
+// Ctrl-C, stops after the step and saves. So does this program when nobody reads its output
+// any more (`train_spirals | head -3`: example_output.h). Run it a second time with a larger --steps and it
 // resumes where the first run stopped: the global step, the weights, Adam's moments and the
 // position in the data (a function of the global step, see spirals_model.h) all come back,
 // so the losses are those an uninterrupted run prints (tests/06_monitored/examples checks
