@@ -155,10 +155,10 @@ class SessionManager {
   ///   local_init_op: NAME, error: WHY`). FN is `<init_fn>` or `None`.
   /// \throws DataLossError naming every checkpoint tried when all the state file lists
   ///   fail their checksums (or the one given by `checkpoint_filename_with_path` does).
-  /// \throws FailedPreconditionError, beyond TensorFlow, when nothing was restored and the
-  ///   parameter servers of a remote `master` already hold some of the global variables,
-  ///   written by someone other than this manager: the message names the servers, the
-  ///   global step they hold and what to do (`reinitialize_live_model` to overwrite them).
+  /// \throws FailedPreconditionError when nothing was restored and the parameter servers of
+  ///   a remote `master` already hold some of the global variables, written by someone other
+  ///   than this manager (beyond TensorFlow): the message names the servers, the global step
+  ///   they hold and what to do (`reinitialize_live_model` to overwrite them).
   /// \throws OpError as restoring, init_op or init_fn raise it.
   /// Beyond TensorFlow: when the servers of `master` are the very processes this manager
   /// last restored or initialised the model on (their incarnations unchanged: a recovery

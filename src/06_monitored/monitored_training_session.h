@@ -110,8 +110,8 @@ MonitoredSession::Hooks MonitoredTrainingSessionHooks(
 /// Makes a MonitoredSession for training: a chief or a worker creator, the default hooks,
 /// recovery. Calls the hooks' Begin and creates the first session before returning.
 /// \throws ValueError as MonitoredTrainingSessionHooks throws it.
-/// \throws PermissionDeniedError, before anything is made, if a chief's checkpoint_dir is
-///   one another user could have planted files in (CheckPrivateDirectory).
+/// \throws PermissionDeniedError if a chief's checkpoint_dir is one another user could have
+///   planted files in (CheckPrivateDirectory); nothing is made then.
 /// \throws DeadlineExceededError if a worker's model is not ready within max_wait_secs.
 /// \throws OpError as MonitoredSession's constructor throws it.
 std::unique_ptr<MonitoredSession> MonitoredTrainingSession(

@@ -52,9 +52,9 @@ class DirectoryLock {
   /// \throws FailedPreconditionError naming the other process (pid, host, program, since)
   ///   if another process holds the lock; OpError naming the lock file if it cannot be
   ///   made (a missing or read-only directory).
-  /// \throws PermissionDeniedError, before anything is written, if another user could have
-  ///   placed files in `dir` (CheckPrivateDirectory), or if the lock file is not a regular
-  ///   file of this user's with one name (a symbolic link, a FIFO, a hard link).
+  /// \throws PermissionDeniedError if another user could have placed files in `dir`
+  ///   (CheckPrivateDirectory), or if the lock file is not a regular file of this user's with
+  ///   one name (a symbolic link, a FIFO, a hard link); nothing is written then.
   static std::shared_ptr<DirectoryLock> Acquire(const std::string& dir, const std::string& what);
 
   DirectoryLock(const DirectoryLock&) = delete;
