@@ -30,13 +30,16 @@ void SetUpExampleOutput(const char* program) {
 
 bool PrintLine(const char* format, ...) {
   if (g_stdout_closed.load()) return false;
-  char buffer[1024];
-  va_list args;
+  va_list args, again;
   va_start(args, format);
-  const int length = std::vsnprintf(buffer, sizeof(buffer) - 1, format, args);
+  va_copy(again, args);
+  // Any length: a line the launcher relays may be long (an error naming a long path).
+  const int length = std::vsnprintf(nullptr, 0, format, args);
   va_end(args);
-  std::string line(buffer, length < 0 ? 0 : std::min<size_t>(length, sizeof(buffer) - 2));
-  line += '\n';
+  std::string line(static_cast<size_t>(std::max(length, 0)) + 1, '\0');
+  std::vsnprintf(line.data(), line.size(), format, again);
+  va_end(again);
+  line.back() = '\n';  // Where vsnprintf put its terminating zero.
   // One write(2) of the whole line, not stdio: stdio may take a line into its buffer,
   // report success and lose the error of the flush that follows.
   std::fflush(stdout);  // Whatever else went through stdio first.
