@@ -64,14 +64,21 @@ ABSL_FLAG(Number, max_wait_secs, Number{"120"},
           "How long a worker waits for the chief's model before giving up.");
 ABSL_FLAG(Number, recovery_wait_secs, Number{"0.5"},
           "How often a waiting worker checks the model again (TensorFlow: 30).");
+ABSL_FLAG(Number, rpc_timeout_secs, Number{"5"},
+          "How long a task waits for each answer of the ps before it makes its session again; "
+          "a ps slower than this costs time, never training (the chief restores only when the "
+          "ps restarted).");
+ABSL_FLAG(bool, reinitialize_live_model, false,
+          "A chief only: initialise the model even if the ps already holds one this chief did "
+          "not write (another job's, or this job's before the chief restarted without its "
+          "--checkpoint_dir), throwing that model away. Without it such a chief refuses.");
 ABSL_FLAG(Number, num_workers, Number{"3"}, "Launcher: workers in all, the chief included.");
 ABSL_FLAG(bool, restart_ps, false,
           "Launcher: SIGKILL the ps once the chief saved past --restart_after_step, then "
           "start it again.");
 ABSL_FLAG(Number, restart_after_step, Number{"300"},
           "Launcher: the step past which --restart_ps kills the ps.");
-ABSL_FLAG(bool, trace, false,
-          "Launcher: also show the recovery and waiting lines the tasks log.");
+ABSL_FLAG(bool, trace, false, "Launcher: also show the recovery and waiting lines the tasks log.");
 ABSL_FLAG(Number, timeout_secs, Number{"120"}, "Launcher: kill the whole job after this long.");
 
 namespace mts {
@@ -147,8 +154,9 @@ ClusterSpec TaskCluster() {
 
 // The launcher makes its own cluster: a task's flags given to it would be ignored silently.
 void RefuseTaskFlagsForTheLauncher() {
-  const char* only_for_a_task = "only a task (--job_name=ps or worker) takes it; the launcher "
-                                "makes its own cluster on free ports of 127.0.0.1";
+  const char* only_for_a_task =
+      "only a task (--job_name=ps or worker) takes it; the launcher "
+      "makes its own cluster on free ports of 127.0.0.1";
   if (!absl::GetFlag(FLAGS_cluster).empty()) {
     Refuse("cluster", absl::GetFlag(FLAGS_cluster), only_for_a_task);
   }
@@ -157,6 +165,10 @@ void RefuseTaskFlagsForTheLauncher() {
   }
   if (absl::GetFlag(FLAGS_task_index).given) {
     Refuse("task_index", absl::GetFlag(FLAGS_task_index).text, only_for_a_task);
+  }
+  if (absl::GetFlag(FLAGS_reinitialize_live_model)) {
+    Refuse("reinitialize_live_model", std::nullopt,
+           "only a chief run by hand takes it; the launcher's chief starts on a ps of its own");
   }
 }
 
@@ -198,6 +210,8 @@ DistributedFlags ParseDistributedFlags(int argc, char** argv) {
                             : static_cast<int>(WholeNumber(FLAGS_step_delay_ms, 0, 60000));
   flags.max_wait_secs = Seconds(FLAGS_max_wait_secs);
   flags.recovery_wait_secs = Seconds(FLAGS_recovery_wait_secs);
+  flags.rpc_timeout_secs = Seconds(FLAGS_rpc_timeout_secs);
+  flags.reinitialize_live_model = absl::GetFlag(FLAGS_reinitialize_live_model);
 
   if (!flags.job_name.empty()) {
     flags.cluster = TaskCluster();
@@ -228,7 +242,8 @@ DistributedFlags ParseDistributedFlags(int argc, char** argv) {
                            "--log_every=" + std::to_string(flags.log_every),
                            "--step_delay_ms=" + std::to_string(flags.step_delay_ms),
                            "--max_wait_secs=" + Text(flags.max_wait_secs),
-                           "--recovery_wait_secs=" + Text(flags.recovery_wait_secs)};
+                           "--recovery_wait_secs=" + Text(flags.recovery_wait_secs),
+                           "--rpc_timeout_secs=" + Text(flags.rpc_timeout_secs)};
   return flags;
 }
 

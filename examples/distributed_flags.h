@@ -50,6 +50,11 @@ struct DistributedFlags {
   double max_wait_secs = 120;
   /// How often a waiting worker checks the model again.
   double recovery_wait_secs = 0.5;
+  /// The deadline of each RPC to the ps (ServerOptions::rpc_timeout_secs).
+  double rpc_timeout_secs = 5;
+  /// A chief initialises over a model the ps holds for someone else
+  /// (MonitoredTrainingSessionOptions::reinitialize_live_model).
+  bool reinitialize_live_model = false;
   /// The launcher's options, the flags every worker gets among them; unused by a task.
   LauncherOptions launcher;
 };

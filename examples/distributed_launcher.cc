@@ -22,6 +22,8 @@
 #include <system_error>
 #include <vector>
 
+#include "examples/example_output.h"
+
 namespace mts {
 namespace {
 
@@ -124,10 +126,18 @@ class Launcher {
   int stop_signal() const { return stop_deadline_ ? static_cast<int>(g_stop_signal) : 0; }
 
  private:
+  // A line on stdout. Once nobody reads it (`distributed_spirals | head -3`), the job is
+  // stopped as on SIGTERM (HandleStopSignal): the chief writes its final checkpoint.
   void Say(const std::string& line) {
-    std::printf("+%6.2fs %s\n", std::chrono::duration<double>(Clock::now() - start_).count(),
-                line.c_str());
-    std::fflush(stdout);
+    const double secs = std::chrono::duration<double>(Clock::now() - start_).count();
+    if (!PrintLine("+%6.2fs %s", secs, line.c_str())) output_closed_ = true;
+  }
+
+  // A line of the launcher's own about stopping the job: on stdout, or on stderr once stdout
+  // is closed, so that the user still learns how the job ended.
+  void Report(const std::string& line) {
+    Say(line);
+    if (output_closed_) std::fprintf(stderr, "%s\n", line.c_str());
   }
 
   void Start(Task& task) {
@@ -149,7 +159,7 @@ class Launcher {
       // which stops the workers first and the ps, which they need to save, last.
       setpgid(0, 0);
       // [mts:launcher-child-end]
-      signal(SIGPIPE, SIG_DFL);  // The launcher ignores it; its tasks need not.
+      signal(SIGPIPE, SIG_DFL);  // The launcher's choice; each task makes its own.
       dup2(out[1], 1);
       dup2(err[1], 2);
       std::vector<char*> argv = {const_cast<char*>(self_.c_str())};
@@ -254,9 +264,10 @@ class Launcher {
   std::vector<Task> workers_;
   std::optional<long long> chief_saved_step_;  // The chief's newest "saved checkpoint" line.
   bool restarted_ = false;
-  std::optional<Clock::time_point> restart_at_;  // When the killed ps comes back.
-  std::optional<Clock::time_point> stop_deadline_;  // Set once a stop signal came.
+  std::optional<Clock::time_point> restart_at_;     // When the killed ps comes back.
+  std::optional<Clock::time_point> stop_deadline_;  // Set once a stop was asked for.
   bool stop_killed_ = false;
+  bool output_closed_ = false;  // A write to stdout failed with EPIPE: a stop request.
 };
 
 int Launcher::Run() {
@@ -311,9 +322,10 @@ int Launcher::Run() {
   const std::string finished = std::to_string(options_.num_workers - failed) + " of " +
                                std::to_string(options_.num_workers) + " workers";
   if (stop_deadline_) {
-    Say("[launcher] stopped by " + SignalName(g_stop_signal) + ": " + finished +
-        " stopped cleanly; the newest checkpoint is at step " +
-        (chief_saved_step_ ? std::to_string(*chief_saved_step_) : std::string("(none)")));
+    Report("[launcher] stopped by " +
+           (g_stop_signals > 0 ? SignalName(g_stop_signal) : "its closed standard output") + ": " +
+           finished + " stopped cleanly; the newest checkpoint is at step " +
+           (chief_saved_step_ ? std::to_string(*chief_saved_step_) : std::string("(none)")));
     return 1;
   }
   Say("[launcher] " + finished + " finished cleanly" +
@@ -364,25 +376,27 @@ void Launcher::OnStdoutLine(const Task& task, const std::string& line) {
 
 // [mts:launcher-stop]
 void Launcher::HandleStopSignal() {
-  if (g_stop_signals == 0 || stop_killed_) return;
-  const std::string name = SignalName(g_stop_signal);
+  // A closed stdout asks for the same stop as SIGTERM, which the workers are sent.
+  if ((g_stop_signals == 0 && !output_closed_) || stop_killed_) return;
+  const int sig = g_stop_signals > 0 ? static_cast<int>(g_stop_signal) : SIGTERM;
+  const std::string name = SignalName(sig);
   if (!stop_deadline_) {
     // The workers' SignalStopHook ends their loop after the current step, and the chief's
     // clean close writes the final checkpoint. The ps stays up until they are done.
     stop_deadline_ = Clock::now() + std::chrono::seconds(kStopGraceSecs);
-    Say("[launcher] received " + name +
-        ": the workers stop after their current step (the chief writes its final checkpoint),"
-        " then the ps");
+    Report("[launcher] " + (g_stop_signals > 0 ? "received " + name : "standard output is closed") +
+           ": the workers stop after their current step (the chief writes its final checkpoint),"
+           " then the ps");
     for (Task& w : workers_) {
-      if (!w.exited) kill(w.pid, g_stop_signal);
+      if (!w.exited) kill(w.pid, sig);
     }
   } else if (g_stop_signals > 1 || Clock::now() > *stop_deadline_) {
     stop_killed_ = true;
-    Say("[launcher] " +
-        (g_stop_signals > 1 ? "a second " + name
-                            : "workers still running after " + std::to_string(kStopGraceSecs) +
-                                  " s") +
-        ": killing them now, without a final checkpoint");
+    Report("[launcher] " +
+           (g_stop_signals > 1
+                ? "a second " + name
+                : "workers still running after " + std::to_string(kStopGraceSecs) + " s") +
+           ": killing them now, without a final checkpoint");
     for (Task& w : workers_) Kill(w);
   }
 }

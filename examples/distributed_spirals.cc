@@ -26,8 +26,8 @@
 //       while not sess.should_stop(): sess.run(train_op, feed_dict)
 //
 // Beyond that program, each worker watches the global step for what losing the chief costs:
-// a step that goes back (a chief restored a checkpoint over the live model: the steps since
-// are lost) and a newest checkpoint far behind (the chief may be gone: nothing is saved).
+// a step that goes back (a chief wrote the model over the live one: the steps since are
+// lost) and a newest checkpoint far behind (the chief may be gone: nothing is saved).
 // Every line it prints starts with the task's role, e.g. "[worker:0 chief]", so the
 // launcher can interleave the processes' output. The flags: distributed_flags.h, or --help.
 #include <chrono>
@@ -43,6 +43,7 @@
 
 #include "examples/distributed_flags.h"
 #include "examples/distributed_launcher.h"
+#include "examples/example_output.h"
 #include "examples/spirals_model.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/graph.h"
@@ -59,6 +60,7 @@
 #include "src/03_hooked/session_run_hook.h"
 #include "src/06_monitored/monitored_session_scope.h"
 #include "src/06_monitored/monitored_training_session.h"
+#include "src/06_monitored/signal_stop_hook.h"
 #include "src/07_distributed/cluster_spec.h"
 #include "src/07_distributed/replica_device_setter.h"
 #include "src/07_distributed/server.h"
@@ -70,13 +72,14 @@ namespace {
 
 using namespace mts;
 
-// Every line names the process, so interleaved output stays readable.
+// Every line names the process, so interleaved output stays readable. Once nobody reads
+// stdout (a task run by hand into `| head`), the training loop is asked to stop after the
+// step, as on SIGTERM: the chief writes its final checkpoint (example_output.h).
 std::string g_role;
 template <typename... Args>
 void Say(const char* format, Args... args) {
-  std::string line = "[" + g_role + "] " + format + "\n";
-  std::printf(line.c_str(), args...);
-  std::fflush(stdout);
+  const std::string line = "[" + g_role + "] " + format;
+  if (!PrintLine(line.c_str(), args...)) SignalStopHook::RequestStopForClosedStdout();
 }
 
 // Prints the global step each (re)created session starts from: after a ps restart the
@@ -108,9 +111,10 @@ class SaveReporter : public CheckpointSaverListener {
 
 // [mts:chief-gone-watch]
 // What the chief's absence or return costs, seen from the global step a worker reads. A
-// step that goes back means a chief restored a checkpoint over the live model (it restarted,
-// or the ps did): the steps between are lost. A newest checkpoint far behind the step means
-// the chief may be gone: nothing the workers train is saved. The check reads only the small
+// step that goes back means a chief wrote the model over the live one: it restored a
+// checkpoint (it restarted, or the ps did), or initialised it (told to, with
+// --reinitialize_live_model): the steps between are lost. A newest checkpoint far behind the step
+// means the chief may be gone: nothing the workers train is saved. The check reads only the small
 // state file of the shared checkpoint directory, once per progress line; a worker that sees
 // no state file (not the chief's machine, or no save yet) says nothing.
 class ChiefWatch {
@@ -122,7 +126,8 @@ class ChiefWatch {
   void StepRead(int64_t step) {
     if (last_step_ && step < *last_step_) {
       MTS_LOG(WARNING) << "global step went back from " << *last_step_ << " to " << step
-                       << ": the chief restored a checkpoint; the steps between are lost";
+                       << ": a chief wrote the model on the ps over the live one (it restored "
+                          "a checkpoint, or initialised it); the steps between are lost";
     }
     last_step_ = step;
   }
@@ -166,8 +171,11 @@ class ChiefWatch {
 
 int RunWorker(const DistributedFlags& flags) {
   const bool is_chief = flags.task_index == 0;
-  // This task's server: its target names the cluster for the session.
-  Server server(flags.cluster, "worker", flags.task_index);
+  // This task's server: its target names the cluster for the session, and gives the
+  // session its options (TensorFlow's Server(config=...)).
+  ServerOptions server_options;
+  server_options.rpc_timeout_secs = flags.rpc_timeout_secs;
+  Server server(flags.cluster, "worker", flags.task_index, /*start=*/true, server_options);
 
   // [mts:distributed-graph]
   Graph graph;
@@ -208,6 +216,8 @@ int RunWorker(const DistributedFlags& flags) {
   options.recovery_wait_secs = flags.recovery_wait_secs;
   options.recovery.initial_backoff_secs = 0.1;  // A ps that is down: try again soon, not in a spin.
   options.recovery.max_backoff_secs = 1;
+  // A chief never initialises over a model the ps holds for another job, unless told to.
+  options.reinitialize_live_model = flags.reinitialize_live_model;
   std::unique_ptr<MonitoredSession> session = MonitoredTrainingSession(options);
   // [mts:distributed-stack-end]
 
@@ -243,6 +253,7 @@ int RunWorker(const DistributedFlags& flags) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  mts::SetUpExampleOutput("distributed_spirals");    // SIGPIPE, SIGXFSZ ignored, as Python does.
   if (!mts::EnterBuildWorkingDirectory()) return 1;  // Relative paths are the user's.
   const DistributedFlags flags = ParseDistributedFlags(argc, argv);  // Exits 2 on a bad value.
   try {

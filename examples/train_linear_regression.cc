@@ -29,6 +29,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "examples/example_output.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/learning/example_data.h"
 #include "src/01_session/learning/gradient_descent_optimizer.h"
@@ -49,10 +50,11 @@ ABSL_FLAG(double, learning_rate, 0.05, "Gradient descent's learning rate.");
 using namespace mts;
 
 int main(int argc, char** argv) {
+  SetUpExampleOutput("train_linear_regression");  // SIGPIPE, SIGXFSZ ignored, as Python does.
   absl::SetProgramUsageMessage(
       "Fits y = x w + b to 200 noisy points with gradient descent through "
       "MonitoredTrainingSession, logging the loss every 50 steps.");
-  absl::ParseCommandLine(argc, argv);  // --help prints the flags and exits.
+  absl::ParseCommandLine(argc, argv);                // --help prints the flags and exits.
   if (!mts::EnterBuildWorkingDirectory()) return 1;  // A relative --checkpoint_dir is the user's.
   const int64_t steps = absl::GetFlag(FLAGS_steps);
   const double learning_rate = absl::GetFlag(FLAGS_learning_rate);
@@ -81,11 +83,11 @@ int main(int argc, char** argv) {
   LoggingTensorHookOptions every_50;
   every_50.every_n_iter = 50;
   MonitoredTrainingSessionOptions options;
-  options.hooks = {StopAtStepHook::AtLastStep(steps), std::make_shared<NanTensorHook>(loss),
-                   std::make_shared<LoggingTensorHook>(
-                       std::map<std::string, Output>{{"loss", loss}, {"step", global_step}},
-                       every_50),
-                   final_ops};
+  options.hooks = {
+      StopAtStepHook::AtLastStep(steps), std::make_shared<NanTensorHook>(loss),
+      std::make_shared<LoggingTensorHook>(
+          std::map<std::string, Output>{{"loss", loss}, {"step", global_step}}, every_50),
+      final_ops};
 
   std::unique_ptr<MonitoredSession> session = MonitoredTrainingSession(options);
   WithMonitoredSession(*session, [&](MonitoredSession& sess) {
@@ -95,11 +97,15 @@ int main(int argc, char** argv) {
 
   const std::vector<Tensor>& learned = *final_ops->final_ops_values();
   auto print = [](const char* what, const Tensor& w, const Tensor& b) {
-    std::printf("%s w = [", what);
-    for (float v : w.ToVector<float>()) std::printf(" %.3f", v);
-    std::printf(" ], b = %.3f\n", b.scalar<float>());
+    std::string weights;
+    char value[32];
+    for (float v : w.ToVector<float>()) {
+      std::snprintf(value, sizeof(value), " %.3f", v);
+      weights += value;
+    }
+    PrintLine("%s w = [%s ], b = %.3f", what, weights.c_str(), b.scalar<float>());
   };
-  std::printf("final loss %.5f (the noise's variance is 0.01)\n", learned[2].scalar<float>());
+  PrintLine("final loss %.5f (the noise's variance is 0.01)", learned[2].scalar<float>());
   print("learned", learned[0], learned[1]);
   print("true   ", data.weights, data.bias);
   return 0;

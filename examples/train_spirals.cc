@@ -20,7 +20,8 @@
 // or restores them from the newest checkpoint in --checkpoint_dir; saves a checkpoint every
 // 10 minutes and at the end; writes the loss and accuracy summaries every 100 steps and the
 // steps per second (TensorBoard: `tensorboard --logdir /tmp/mts_spirals`); on SIGTERM or
-// Ctrl-C, stops after the step and saves. Run it a second time with a larger --steps and it
+// Ctrl-C, stops after the step and saves. So does this program when nobody reads its output
+// any more (`train_spirals | head -3`: example_output.h). Run it a second time with a larger --steps and it
 // resumes where the first run stopped: the global step, the weights, Adam's moments and the
 // position in the data (a function of the global step, see spirals_model.h) all come back,
 // so the losses are those an uninterrupted run prints (tests/06_monitored/examples checks
@@ -42,6 +43,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "examples/example_output.h"
 #include "examples/spirals_model.h"
 #include "src/01_session/graph.h"
 #include "src/01_session/training_util.h"
@@ -52,6 +54,7 @@
 #include "src/03_hooked/hooks/stop_at_step_hook.h"
 #include "src/06_monitored/monitored_session_scope.h"
 #include "src/06_monitored/monitored_training_session.h"
+#include "src/06_monitored/signal_stop_hook.h"
 #include "src/platform/file_system.h"
 #include "tools/working_directory.h"
 
@@ -71,6 +74,14 @@ using namespace mts;
 // Seeds the order of the mini-batches: change it and the run sees the data differently.
 constexpr uint64_t kBatchSeed = 7;
 
+// Prints a line of progress. Once nobody reads stdout (`train_spirals | head -3` after its
+// third line) the training loop is asked to stop after the step, as on SIGTERM: the final
+// checkpoint is written and the event file flushed (example_output.h).
+template <typename... Args>
+void Say(const char* format, Args... args) {
+  if (!PrintLine(format, args...)) SignalStopHook::RequestStopForClosedStdout();
+}
+
 // Prints the loss and accuracy on every point (a run of the raw session: no hook sees it)
 // and the speed since the previous line.
 class ProgressPrinter {
@@ -83,10 +94,8 @@ class ProgressPrinter {
     const Clock::time_point now = Clock::now();
     const double seconds = std::chrono::duration<double>(now - last_).count();
     last_ = now;
-    std::printf("step %5lld  loss %.4f  accuracy %.3f  (%.0f steps/sec)\n",
-                static_cast<long long>(step), values[0].scalar<float>(), values[1].scalar<float>(),
-                steps_since_last / seconds);
-    std::fflush(stdout);
+    Say("step %5lld  loss %.4f  accuracy %.3f  (%.0f steps/sec)", static_cast<long long>(step),
+        values[0].scalar<float>(), values[1].scalar<float>(), steps_since_last / seconds);
   }
 
  private:
@@ -157,21 +166,21 @@ int Train() {
   const int64_t start_step = session->RunStepFn(
       [&](StepContext& context) { return GlobalStepValue(context.session(), model.global_step); });
   if (!initialized) {
-    std::printf("Resuming from %s at step %lld\n",
-                JoinPath(checkpoint_dir, "model.ckpt-" + std::to_string(start_step)).c_str(),
-                static_cast<long long>(start_step));
+    Say("Resuming from %s at step %lld",
+        JoinPath(checkpoint_dir, "model.ckpt-" + std::to_string(start_step)).c_str(),
+        static_cast<long long>(start_step));
   } else {
-    std::printf("No checkpoint in %s: starting at step 0\n", checkpoint_dir.c_str());
+    Say("No checkpoint in %s: starting at step 0", checkpoint_dir.c_str());
   }
   if (start_step >= steps) {
-    std::printf("Step %lld already reaches --steps=%lld: nothing to train (raise --steps).\n",
-                static_cast<long long>(start_step), static_cast<long long>(steps));
+    Say("Step %lld already reaches --steps=%lld: nothing to train (raise --steps).",
+        static_cast<long long>(start_step), static_cast<long long>(steps));
     session->Close();
     return 0;
   }
-  std::printf("Training a 2-32-32-3 network on %lld points, batches of %lld, to step %lld\n",
-              static_cast<long long>(num_points), static_cast<long long>(batch_size),
-              static_cast<long long>(steps));
+  Say("Training a 2-32-32-3 network on %lld points, batches of %lld, to step %lld",
+      static_cast<long long>(num_points), static_cast<long long>(batch_size),
+      static_cast<long long>(steps));
 
   // [mts:train-spirals-loop]
   ProgressPrinter progress(model, batches.FullFeed(model));  // Its clock starts now.
@@ -193,24 +202,25 @@ int Train() {
   // [mts:train-spirals-loop-end]
 
   const std::vector<Tensor>& final = *final_ops->final_ops_values();
-  std::printf("Stopped at step %lld: loss %.4f, accuracy %.3f on all points\n",
-              static_cast<long long>(final[0].scalar<int64_t>()), final[1].scalar<float>(),
-              final[2].scalar<float>());
-  std::printf("Newest checkpoint: %s\n", LatestCheckpoint(checkpoint_dir).value_or("none").c_str());
+  Say("Stopped at step %lld: loss %.4f, accuracy %.3f on all points",
+      static_cast<long long>(final[0].scalar<int64_t>()), final[1].scalar<float>(),
+      final[2].scalar<float>());
+  Say("Newest checkpoint: %s", LatestCheckpoint(checkpoint_dir).value_or("none").c_str());
   return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // SIGPIPE and SIGXFSZ ignored, as Python does; stdout line by line even into a pipe or a
+  // file, so the progress shows as it happens and keeps its place among the library's log
+  // lines on stderr.
+  mts::SetUpExampleOutput("train_spirals");
   absl::SetProgramUsageMessage(
       "Trains a small network on the spirals with MonitoredTrainingSession. Run it again "
       "with the same --checkpoint_dir and a larger --steps: it resumes where it stopped.");
   absl::ParseCommandLine(argc, argv);
   if (!mts::EnterBuildWorkingDirectory()) return 1;  // A relative --checkpoint_dir is the user's.
-  // Line by line even into a pipe or file, so the progress shows as it happens and keeps
-  // its place among the library's log lines on stderr.
-  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   try {
     return Train();
   } catch (const std::exception& e) {

@@ -105,6 +105,13 @@ class Session : public SessionInterface {
   Graph* graph() const override { return graph_; }
   /// The target string the session was made with ("" for in-process).
   const std::string& target() const { return options_.target; }
+  /// Which processes hold this session's variables, each with its incarnation: "" for an
+  /// in-process session, whose variables are its own and start unset. A session on remote
+  /// servers (RemoteSession) names each one, e.g. "/job:ps/task:0 at host:2222 (incarnation
+  /// 77...)"; two sessions with the same non-empty text see the same variables, which the
+  /// servers kept in between. (Beyond TensorFlow: SessionManager uses it to tell a slow
+  /// parameter server from a restarted one.)
+  virtual std::string variables_incarnation() const { return ""; }
   /// The session's resources (variables' values and other kept state).
   ResourceMgr& resources() { return resources_; }
 

@@ -29,6 +29,7 @@ std::unique_ptr<SessionInterface> ChiefSessionCreator::CreateSession() {
   prepare.init_op = scaffold_->init_op();
   prepare.init_feed_dict = scaffold_->init_feed_dict();
   prepare.init_fn = scaffold_->BoundInitFn();
+  prepare.reinitialize_live_model = options_.reinitialize_live_model;
   return GetSessionManager().PrepareSession(options_.master, prepare);
 }
 

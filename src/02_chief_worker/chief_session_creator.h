@@ -54,6 +54,9 @@ struct ChiefSessionCreatorOptions {
   std::string checkpoint_filename_with_path;
   /// The SessionManager's clock (its waits, the sessions' traced timings); null: RealClock().
   Clock* clock = nullptr;
+  /// Initialise over a live model on the parameter servers that this chief did not write
+  /// (PrepareSessionOptions::reinitialize_live_model); false: refuse, naming its step.
+  bool reinitialize_live_model = false;
 };
 
 /// Makes the chief's sessions: restore or initialise (TensorFlow's ChiefSessionCreator).

@@ -101,11 +101,15 @@ std::pair<std::unique_ptr<Session>, bool> SessionManager::RestoreCheckpoint(
         "the directory restores its latest checkpoint, the path exactly that checkpoint.");
   }
   std::unique_ptr<Session> session = NewSession(master);
+  // Beyond TensorFlow: the servers kept the model this manager wrote (a slow ps, not a
+  // restarted one): restoring would only roll it back.
+  if (KeepsModelItWrote(master, *session)) return {std::move(session), true};
   if (saver == nullptr || (checkpoint_dir.empty() && checkpoint_filename_with_path.empty())) {
     return {std::move(session), false};
   }
   if (!checkpoint_filename_with_path.empty()) {
     const std::optional<LiveModel> live = LiveModelOn(master, *session);
+    NoteModelWritten(master, *session);
     saver->Restore(*session, checkpoint_filename_with_path);
     if (live) {
       WarnOfRollback(*live, master, checkpoint_filename_with_path, checkpoint_filename_with_path,
@@ -130,6 +134,7 @@ std::pair<std::unique_ptr<Session>, bool> SessionManager::RestoreCheckpoint(
   }
   if (!checkpoint.path) throw checkpoint.NoneSoundError();  // Every one damaged or missing.
   const std::optional<LiveModel> live = LiveModelOn(master, *session);
+  NoteModelWritten(master, *session);
   saver->Restore(*session, *checkpoint.path);
   if (!checkpoint.skipped.empty()) MTS_LOG(WARNING) << checkpoint.FallbackWarning();
   if (live) WarnOfRollback(*live, master, checkpoint_dir, *checkpoint.path, *session);
@@ -196,8 +201,9 @@ void SessionManager::WarnOfRollback(const LiveModel& live, const std::string& ma
     line << " and was rolled back to the checkpoint from " << source
          << ": the training since that checkpoint is lost";
   }
-  line << ". A restarted chief always restores (TensorFlow's does too); to lose fewer steps "
-          "when the chief restarts, save checkpoints more often.";
+  line << ". This chief did not write the live model (a chief that restarted, or a new "
+          "session manager), so it restored its checkpoint, as TensorFlow's chief does; to lose "
+          "fewer steps when a chief restarts, save checkpoints more often.";
   MTS_LOG(WARNING) << line.str();
 }
 // [mts:live-model-rollback-end]
@@ -253,6 +259,10 @@ std::unique_ptr<Session> SessionManager::PrepareSession(const std::string& maste
     if (init_op == nullptr && !init_fn && local_init_op_ == nullptr) {
       throw RuntimeError(
           "Model is not initialized and no init_op or init_fn or local_init_op was given");
+    }
+    // Beyond TensorFlow: never over a model the parameter servers hold for someone else.
+    if (init_op != nullptr || init_fn) {
+      CheckNothingLiveToInitialise(master, *session, options.reinitialize_live_model);
     }
     if (init_op != nullptr) session->Run(init_op, options.init_feed_dict);
     if (init_fn) init_fn(*session);

@@ -19,15 +19,19 @@
 // On a remote master the model can outlive the chief. A chief restarted while the parameter
 // servers kept running restores its checkpoint over the model the workers are training, and
 // so rolls it back; TensorFlow does that silently, mts logs a warning naming the live step,
-// the checkpoint's step and the steps lost.
+// the checkpoint's step and the steps lost. Beyond TensorFlow, a manager remembers which ps
+// processes it wrote the model on (Session::variables_incarnation): a session made again on
+// the same ones (a slow ps, not a restarted one) keeps the live model, and a model written
+// by someone else is never initialised over (session_manager_live_model.cc).
 //
 // Lifecycle: construct with the scaffold's three ops; call PrepareSession (chief) or
 // WaitForSession (worker) once per session (re)creation; each returns a new session.
 // TensorFlow's keyword arguments of prepare_session and recover_session are the fields of
 // PrepareSessionOptions and RecoverSessionOptions, with its defaults.
 //
-// Thread safety: a SessionManager is immutable after construction; its methods may be
-// called from several threads at once (each makes its own session).
+// Thread safety: a SessionManager's options are fixed at construction; its methods may be
+// called from several threads at once (each makes its own session). What it remembers of
+// the servers it wrote the model on is under a mutex.
 //
 // Example (a chief):
 //   SessionManagerOptions options;
@@ -46,7 +50,9 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -113,6 +119,10 @@ struct PrepareSessionOptions : RecoverSessionOptions {
   /// Called after init_op when nothing was restored (a Scaffold's BoundInitFn()); empty:
   /// none.
   std::function<void(SessionInterface&)> init_fn;
+  /// Beyond TensorFlow: initialise even when the parameter servers already hold a model
+  /// this manager did not write (another job's, or this job's before its chief restarted),
+  /// throwing that model away. False: PrepareSession refuses instead (see there).
+  bool reinitialize_live_model = false;
 };
 
 /// Makes sessions whose models are ready (TensorFlow's SessionManager).
@@ -144,7 +154,16 @@ class SessionManager {
   ///   local_init_op: NAME, error: WHY`). FN is `<init_fn>` or `None`.
   /// \throws DataLossError naming every checkpoint tried when all the state file lists
   ///   fail their checksums (or the one given by `checkpoint_filename_with_path` does).
+  /// \throws FailedPreconditionError when nothing was restored and the parameter servers of
+  ///   a remote `master` already hold some of the global variables, written by someone other
+  ///   than this manager (beyond TensorFlow): the message names the servers, the global step
+  ///   they hold and what to do (`reinitialize_live_model` to overwrite them).
   /// \throws OpError as restoring, init_op or init_fn raise it.
+  /// Beyond TensorFlow: when the servers of `master` are the very processes this manager
+  /// last restored or initialised the model on (their incarnations unchanged: a recovery
+  /// after a slow parameter server, not a restarted one) and the model is ready, it is
+  /// used as it is, neither restored nor initialised, so the steps trained since the last
+  /// checkpoint are kept.
   /// After any error the session made is closed and destroyed (TensorFlow leaves it open).
   std::unique_ptr<Session> PrepareSession(const std::string& master,
                                           const PrepareSessionOptions& options = {});
@@ -188,6 +207,18 @@ class SessionManager {
     std::optional<int64_t> step;  // Its global step, if the graph has one.
   };
 
+  // session_manager_live_model.cc: a model that outlives this manager's sessions.
+  // True if `session`'s servers are those this manager last wrote the model on, unchanged,
+  // and the model there is ready: it is then used as it is (logged).
+  bool KeepsModelItWrote(const std::string& master, Session& session) const;
+  // Remembers that this manager is about to write the model on `session`'s servers.
+  void NoteModelWritten(const std::string& master, const Session& session) const;
+  // Before init_op and init_fn: throws FailedPreconditionError if `session`'s servers hold
+  // global variables someone else wrote, unless `reinitialize` (then logs a warning).
+  // Then notes the write.
+  void CheckNothingLiveToInitialise(const std::string& master, Session& session,
+                                    bool reinitialize) const;
+
   std::unique_ptr<Session> NewSession(const std::string& master) const;
   // The live model on `master` as `session` sees it, or nullopt when there is none: the
   // master is in process (""), no ready op says, or some global variable is unset.
@@ -214,6 +245,10 @@ class SessionManager {
   RunOptions local_init_run_options_;
   FeedDict local_init_feed_dict_;
   Clock* clock_;
+  mutable std::mutex written_mu_;
+  // Per master: Session::variables_incarnation() of the servers this manager last restored
+  // or initialised the model on. Guarded by written_mu_.
+  mutable std::map<std::string, std::string> written_;
 };
 
 }  // namespace mts

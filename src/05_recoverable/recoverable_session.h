@@ -13,8 +13,9 @@
 // threads are blocked on dead queues. So recovery does not patch the session, it rebuilds
 // it: this layer keeps the *creator* of the stack below, closes the broken stack (ignoring
 // further preemption errors), creates a new one (the chief restores the latest checkpoint,
-// or initialises when there is none), and runs the same call again, hooks included. The
-// work lost is the work since the last checkpoint.
+// or initialises when there is none; on parameter servers that kept the model, the same
+// processes as before, it keeps the live model), and runs the same call again, hooks
+// included. The work lost is at most the work since the last checkpoint.
 //
 // Lifecycle:
 //   1. Construction creates the first stack, retrying on preemption errors.

@@ -10,6 +10,7 @@
 #include "src/03_hooked/hooks/summary_saver_hook.h"
 #include "src/06_monitored/signal_stop_hook.h"
 #include "src/platform/errors.h"
+#include "src/platform/private_directory.h"
 
 namespace mts {
 namespace {
@@ -113,6 +114,11 @@ MonitoredSession::Hooks MonitoredTrainingSessionHooks(
 // [mts:monitored-training-session]
 std::unique_ptr<MonitoredSession> MonitoredTrainingSession(
     MonitoredTrainingSessionOptions options) {
+  // Beyond TensorFlow: a chief restores from its directory, so one that another user could
+  // have planted a checkpoint in is refused before anything is made or read.
+  if (options.is_chief && !options.checkpoint_dir.empty()) {
+    CheckPrivateDirectory(options.checkpoint_dir, "checkpoints");
+  }
   // One scaffold for the creator and the hooks: the same Saver restores and saves.
   std::shared_ptr<Scaffold> scaffold =
       options.scaffold != nullptr ? options.scaffold : std::make_shared<Scaffold>();
@@ -124,6 +130,7 @@ std::unique_ptr<MonitoredSession> MonitoredTrainingSession(
     chief.master = options.master;
     chief.checkpoint_dir = options.checkpoint_dir;
     chief.clock = options.clock;
+    chief.reinitialize_live_model = options.reinitialize_live_model;
     creator = std::make_shared<ChiefSessionCreator>(scaffold, chief);
   } else {
     creator = std::make_shared<WorkerSessionCreator>(

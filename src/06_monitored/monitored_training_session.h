@@ -90,6 +90,10 @@ struct MonitoredTrainingSessionOptions {
   bool stop_on_signals = true;
   /// Beyond TensorFlow: how recovery retries creations (default: as TensorFlow).
   RecoveryOptions recovery;
+  /// Beyond TensorFlow: a chief initialises even over a model its parameter servers hold
+  /// for someone else, throwing it away; false (the default) refuses with the step they hold
+  /// (SessionManager::PrepareSession).
+  bool reinitialize_live_model = false;
   /// The clock of timers, waits and backoffs; null: RealClock().
   Clock* clock = nullptr;
 };
@@ -106,6 +110,8 @@ MonitoredSession::Hooks MonitoredTrainingSessionHooks(
 /// Makes a MonitoredSession for training: a chief or a worker creator, the default hooks,
 /// recovery. Calls the hooks' Begin and creates the first session before returning.
 /// \throws ValueError as MonitoredTrainingSessionHooks throws it.
+/// \throws PermissionDeniedError if a chief's checkpoint_dir is one another user could have
+///   planted files in (CheckPrivateDirectory); nothing is made then.
 /// \throws DeadlineExceededError if a worker's model is not ready within max_wait_secs.
 /// \throws OpError as MonitoredSession's constructor throws it.
 std::unique_ptr<MonitoredSession> MonitoredTrainingSession(

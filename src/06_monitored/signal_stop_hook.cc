@@ -26,6 +26,23 @@ static_assert(std::atomic<int>::is_always_lock_free, "the signal flag must be lo
 // the handler writes.
 std::atomic<int> g_received{0};
 
+// Set once a write to standard output failed with EPIPE (RequestStopForClosedStdout):
+// stdout does not come back, so the request stands until the last hook goes.
+std::atomic<bool> g_stdout_closed{false};
+
+// [mts:ignored-signals]
+// The signals Python ignores at start-up, so that a TensorFlow 1 program is never killed by
+// them: SIGPIPE (a write to a pipe nobody reads: `train | head -3`) and SIGXFSZ (a write past
+// the file-size limit, `ulimit -f`). Ignored, each becomes an error on the write that caused
+// it (EPIPE, EFBIG), which the writer reports; by default each kills the process on the
+// spot, before any final checkpoint. Handled like kSignals: only a default disposition is
+// replaced, and the previous one comes back with the last hook.
+constexpr int kIgnoredSignals[] = {SIGPIPE, SIGXFSZ};
+constexpr int kNumIgnored = sizeof(kIgnoredSignals) / sizeof(kIgnoredSignals[0]);
+struct sigaction g_previous_ignored[kNumIgnored];
+bool g_ignored_here[kNumIgnored];
+// [mts:ignored-signals-end]
+
 // What each of kSignals did before the handlers were installed, and whether our handler
 // replaced it (not when it was SIG_IGN). Written under g_mu *before* the handler is
 // installed; the handler only reads them.
@@ -75,6 +92,27 @@ void RestorePrevious(int count) {
   }
 }
 
+// SIG_IGN for each of kIgnoredSignals still at its default disposition (a handler of the
+// program's own is left alone).
+void IgnorePipeAndFileSize() {
+  struct sigaction ignore;
+  std::memset(&ignore, 0, sizeof(ignore));
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  for (int i = 0; i < kNumIgnored; ++i) {
+    g_ignored_here[i] = sigaction(kIgnoredSignals[i], nullptr, &g_previous_ignored[i]) == 0 &&
+                        (g_previous_ignored[i].sa_flags & SA_SIGINFO) == 0 &&
+                        g_previous_ignored[i].sa_handler == SIG_DFL &&
+                        sigaction(kIgnoredSignals[i], &ignore, nullptr) == 0;
+  }
+}
+
+void RestoreIgnored() {
+  for (int i = 0; i < kNumIgnored; ++i) {
+    if (g_ignored_here[i]) sigaction(kIgnoredSignals[i], &g_previous_ignored[i], nullptr);
+  }
+}
+
 void InstallHandlers() {
   std::lock_guard<std::mutex> lock(g_mu);
   if (g_users > 0) {
@@ -82,6 +120,7 @@ void InstallHandlers() {
     return;
   }
   g_received.store(0);
+  IgnorePipeAndFileSize();
   for (int i = 0; i < kNumSignals; ++i) {
     g_replaced[i] = false;
     struct sigaction action;
@@ -97,6 +136,7 @@ void InstallHandlers() {
     if (failed != 0) {
       const int error = errno;
       RestorePrevious(i);
+      RestoreIgnored();
       throw RuntimeError(std::string("sigaction failed for ") + SignalName(kSignals[i]) + ": " +
                          std::strerror(error));
     }
@@ -109,7 +149,9 @@ void UninstallHandlers() {
   std::lock_guard<std::mutex> lock(g_mu);
   if (--g_users > 0) return;
   RestorePrevious(kNumSignals);
+  RestoreIgnored();
   g_received.store(0);  // A later session starts without the old stop request.
+  g_stdout_closed.store(false);
 }
 
 }  // namespace
@@ -126,6 +168,8 @@ void SignalStopHook::Begin() {
 
 int SignalStopHook::ReceivedSignal() { return g_received.load(); }
 
+void SignalStopHook::RequestStopForClosedStdout() { g_stdout_closed.store(true); }
+
 SessionRunArgs SignalStopHook::BeforeRun(SessionRunContext& run_context) {
   StopIfSignalled(run_context);
   return {};
@@ -138,17 +182,23 @@ void SignalStopHook::AfterRun(SessionRunContext& run_context, const SessionRunVa
 // [mts:signal-stop]
 void SignalStopHook::StopIfSignalled(SessionRunContext& run_context) {
   const int sig = g_received.load();
-  if (sig == 0) return;
+  if (sig == 0 && !g_stdout_closed.load()) return;
   // A run's context, and with it the request, lives for one run, and a recovery builds a
   // new HookedSession that has forgotten it: so the stop is requested on every run while
   // the flag is set. The log line is written once.
   run_context.RequestStop();
   if (logged_) return;
   logged_ = true;
-  MTS_LOG(INFO) << "Received " << SignalName(sig) << ": stopping after this step; "
-                << (final_checkpoint_ ? "the final checkpoint is written at close. "
-                                      : "this task writes no checkpoint. ")
-                << "Send " << SignalName(sig) << " again to stop at once.";
+  const char* saving = final_checkpoint_ ? "the final checkpoint is written at close."
+                                         : "this task writes no checkpoint.";
+  if (sig == 0) {
+    MTS_LOG(INFO) << "Standard output is closed (a write to it failed: its reader, such as "
+                     "head, has exited): stopping after this step; "
+                  << saving;
+    return;
+  }
+  MTS_LOG(INFO) << "Received " << SignalName(sig) << ": stopping after this step; " << saving
+                << " Send " << SignalName(sig) << " again to stop at once.";
 }
 // [mts:signal-stop-end]
 

@@ -22,6 +22,13 @@
 // "...stopping after this step; this task writes no checkpoint." rather than a promise that
 // would not be kept.
 //
+// While the handlers are installed, SIGPIPE and SIGXFSZ are ignored, as Python ignores
+// them for every TensorFlow 1 program: a write to a closed pipe (`train | head -3`) or past
+// the file-size limit (`ulimit -f`) then fails with EPIPE or EFBIG, which the writer
+// reports, instead of killing the process without a final checkpoint. A program that prints
+// can turn EPIPE on its standard output into a stop request (RequestStopForClosedStdout):
+// the loop ends after the step as on SIGTERM, and the log says why.
+//
 // A second signal means "now": the handler puts back the disposition that was there before
 // (for SIGTERM usually the default, which ends the process) and raises the signal again.
 //
@@ -85,6 +92,12 @@ class SignalStopHook : public SessionRunHook {
 
   /// The first signal received since the handlers were installed (SIGTERM or SIGINT), or 0.
   static int ReceivedSignal();
+
+  /// Asks every live hook for the same clean stop as a first SIGTERM, because a write to
+  /// standard output failed with EPIPE: its reader (`head`, `less`) has gone. A program
+  /// calls it where it prints (examples/example_output.h does). The request stands until
+  /// the last hook is destroyed. Async-signal-safe.
+  static void RequestStopForClosedStdout();
 
  private:
   void StopIfSignalled(SessionRunContext& run_context);

@@ -54,8 +54,8 @@ void PsClient::Raise(const grpc::Status& status, const char* rpc) const {
       // A server that does not answer in time is treated as gone: recovery applies.
       throw UnavailableError(where + " got no answer within " + Seconds(rpc_timeout_secs_) +
                              " s (deadline exceeded). Check that the ps process is running and "
-                             "not stuck, or allow more time with "
-                             "RemoteSessionOptions::rpc_timeout_secs.");
+                             "not stuck, or allow more time with rpc_timeout_secs "
+                             "(ServerOptions, RemoteSessionOptions).");
     default:
       ThrowOpError(static_cast<ErrorCode>(status.error_code()),
                    where + ": " + status.error_message());

@@ -6,10 +6,12 @@
 //
 // This is where the network's failures become the errors the recoverable layer (stage 05)
 // understands. A server that is down or unreachable gives UNAVAILABLE; one that does not
-// answer within the deadline is treated the same way (a hung server is as good as a dead one
-// for training); a server that restarted answers ABORTED, because the incarnation the
-// session was made against is gone. Both are preemption errors: RecoverableSession
-// re-creates the session and goes on. Every call has a deadline, so no step waits forever.
+// answer within the deadline is treated the same way, so that a hung server cannot hang the
+// job; a server that restarted answers ABORTED, because the incarnation the session was made
+// against is gone. Both are preemption errors: RecoverableSession re-creates the session and
+// goes on, and a ps that was only slow still holds the model, which the chief then keeps
+// (SessionManager). Every call has a deadline (kDefaultRpcTimeoutSecs unless the session's
+// Server says otherwise: ServerOptions), so no step waits forever.
 //
 // Each client has its own gRPC channel, never shared with other clients: a session made after
 // a restart connects afresh instead of inheriting a channel stuck in reconnect backoff.
@@ -28,6 +30,10 @@
 #include "src/07_distributed/parameter_server.grpc.pb.h"
 
 namespace mts {
+
+/// The deadline of an RPC to a parameter server unless a session or server is given another
+/// (TensorFlow sets none: a ps that hangs hangs the job).
+constexpr double kDefaultRpcTimeoutSecs = 5;
 
 /// The RPCs to one parameter-server task, with deadlines and tf.errors-style failures.
 class PsClient {

@@ -26,7 +26,13 @@ constexpr char kPrefix[] = "grpc://";
 std::string TaskName(int task) { return "/job:ps/task:" + std::to_string(task); }
 
 std::unique_ptr<Session> MakeRemoteSession(Graph* graph, const SessionOptions& options) {
-  return std::make_unique<RemoteSession>(graph, options, ClusterOfTarget(options.target));
+  // A Server's target gives the server's options to every session made on it, as
+  // TensorFlow's Server(config=...) gives its default ConfigProto.
+  RemoteSessionOptions remote;
+  if (const std::optional<ServerOptions> server = ServerOptionsForTarget(options.target)) {
+    remote.rpc_timeout_secs = server->rpc_timeout_secs;
+  }
+  return std::make_unique<RemoteSession>(graph, options, ClusterOfTarget(options.target), remote);
 }
 
 // [mts:register-grpc-factory]
@@ -75,6 +81,15 @@ RemoteSession::RemoteSession(Graph* graph, SessionOptions options, ClusterSpec c
 uint64_t RemoteSession::incarnation(int task) const {
   auto it = incarnations_.find(task);
   return it == incarnations_.end() ? 0 : it->second;
+}
+
+std::string RemoteSession::variables_incarnation() const {
+  std::string text;
+  for (const auto& [task, client] : clients_) {
+    text += (text.empty() ? "" : ", ") + client->task() + " at " + client->address() +
+            " (incarnation " + std::to_string(incarnations_.at(task)) + ")";
+  }
+  return text;
 }
 
 int64_t RemoteSession::num_rpcs() const {

@@ -56,8 +56,9 @@ namespace mts {
 
 /// How a RemoteSession talks to its servers.
 struct RemoteSessionOptions {
-  /// The deadline of every RPC, in seconds.
-  double rpc_timeout_secs = 5;
+  /// The deadline of every RPC, in seconds. A session made by the factory for a Server's
+  /// target() takes the server's ServerOptions::rpc_timeout_secs.
+  double rpc_timeout_secs = kDefaultRpcTimeoutSecs;
 };
 
 /// A Session whose placed variables live on the cluster's ps tasks (TensorFlow's GrpcSession).
@@ -86,6 +87,9 @@ class RemoteSession : public Session {
 
   /// The incarnation of ps task `task` this session was made against (0 if unused).
   uint64_t incarnation(int task) const;
+  /// Each ps task this session uses, with its address and incarnation, e.g.
+  /// "/job:ps/task:0 at 127.0.0.1:2222 (incarnation 77...)"; "" if it uses none.
+  std::string variables_incarnation() const override;
   /// The cluster.
   const ClusterSpec& cluster() const { return cluster_; }
   /// How many ReadVariables and ApplyUpdates RPCs this session made.

@@ -6,8 +6,8 @@
 #include <mutex>
 #include <utility>
 
-#include "src/platform/errors.h"
 #include "src/07_distributed/parameter_server.grpc.pb.h"
+#include "src/platform/errors.h"
 #include "src/platform/logging.h"
 
 namespace mts {
@@ -56,8 +56,12 @@ class ParameterServerService final : public distributed::ParameterServer::Servic
 namespace {
 
 struct TargetRegistry {
+  struct Entry {
+    ClusterSpec cluster;
+    ServerOptions options;
+  };
   std::mutex mu;
-  std::map<std::string, ClusterSpec> clusters;  // Guarded by mu.
+  std::map<std::string, Entry> servers;  // Guarded by mu.
 };
 
 TargetRegistry& Targets() {
@@ -72,13 +76,23 @@ std::string HostOf(const std::string& address) { return address.substr(0, addres
 std::optional<ClusterSpec> ClusterForTarget(const std::string& target) {
   TargetRegistry& registry = Targets();
   std::lock_guard<std::mutex> lock(registry.mu);
-  auto it = registry.clusters.find(target);
-  if (it == registry.clusters.end()) return std::nullopt;
-  return it->second;
+  auto it = registry.servers.find(target);
+  if (it == registry.servers.end()) return std::nullopt;
+  return it->second.cluster;
 }
 
-Server::Server(ClusterSpec cluster, std::string job_name, int task_index, bool start)
+std::optional<ServerOptions> ServerOptionsForTarget(const std::string& target) {
+  TargetRegistry& registry = Targets();
+  std::lock_guard<std::mutex> lock(registry.mu);
+  auto it = registry.servers.find(target);
+  if (it == registry.servers.end()) return std::nullopt;
+  return it->second.options;
+}
+
+Server::Server(ClusterSpec cluster, std::string job_name, int task_index, bool start,
+               ServerOptions options)
     : cluster_(std::move(cluster)),
+      options_(options),
       job_name_(std::move(job_name)),
       task_index_(task_index),
       store_(std::make_unique<VariableStore>()) {
@@ -120,7 +134,7 @@ void Server::Start() {
   {
     TargetRegistry& registry = Targets();
     std::lock_guard<std::mutex> lock(registry.mu);
-    registry.clusters[*registered_target_] = cluster_;
+    registry.servers[*registered_target_] = {cluster_, options_};
   }
   MTS_LOG(INFO) << "Started server /job:" << job_name_ << "/task:" << task_index_ << " at "
                 << target() << ", incarnation " << store_->incarnation();
@@ -134,7 +148,7 @@ void Server::Stop() {
   if (registered_target_) {
     TargetRegistry& registry = Targets();
     std::lock_guard<std::mutex> lock(registry.mu);
-    registry.clusters.erase(*registered_target_);
+    registry.servers.erase(*registered_target_);
     registered_target_.reset();
   }
   if (server_ != nullptr && !shut_down_.exchange(true)) {

@@ -27,6 +27,7 @@
 #include <string>
 
 #include "src/07_distributed/cluster_spec.h"
+#include "src/07_distributed/ps_client.h"
 #include "src/07_distributed/variable_store.h"
 
 namespace grpc {
@@ -37,6 +38,17 @@ namespace mts {
 
 class ParameterServerService;
 
+/// What every session made on a Server's target() uses (TensorFlow's `config` argument of
+/// tf.train.Server: the default ConfigProto of the sessions that run on the server).
+struct ServerOptions {
+  /// The deadline of each RPC those sessions make to a parameter server, in seconds
+  /// (TensorFlow's operation_timeout_in_ms, which is unset by default: no deadline). A ps
+  /// that misses it is treated as unavailable and the session is made again; the chief
+  /// restores its checkpoint only if the ps restarted (SessionManager), so a slow ps costs
+  /// time, not training.
+  double rpc_timeout_secs = kDefaultRpcTimeoutSecs;
+};
+
 /// A task's gRPC server (TensorFlow's tf.train.Server).
 class Server {
  public:
@@ -45,7 +57,8 @@ class Server {
   /// \throws ValueError if the cluster has no such task.
   /// \throws UnavailableError if the address cannot be bound (another process, or another
   ///   Server of this one, holds the port).
-  Server(ClusterSpec cluster, std::string job_name, int task_index, bool start = true);
+  Server(ClusterSpec cluster, std::string job_name, int task_index, bool start = true,
+         ServerOptions options = {});
   /// Stops the server.
   ~Server();
   Server(const Server&) = delete;
@@ -70,9 +83,12 @@ class Server {
   int task_index() const { return task_index_; }
   /// The variables this task keeps (non-empty only on "ps" tasks).
   VariableStore& store() { return *store_; }
+  /// The options sessions on target() use.
+  const ServerOptions& options() const { return options_; }
 
  private:
   ClusterSpec cluster_;
+  const ServerOptions options_;
   const std::string job_name_;
   const int task_index_;
   int port_ = 0;
@@ -85,6 +101,9 @@ class Server {
 
 /// The cluster of the Server in this process whose target is `target`, if any.
 std::optional<ClusterSpec> ClusterForTarget(const std::string& target);
+
+/// The options of the Server in this process whose target is `target`, if any.
+std::optional<ServerOptions> ServerOptionsForTarget(const std::string& target);
 
 }  // namespace mts
 

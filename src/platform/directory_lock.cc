@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,6 +13,7 @@
 
 #include "src/platform/errors.h"
 #include "src/platform/file_system.h"
+#include "src/platform/private_directory.h"
 
 namespace mts {
 namespace {
@@ -40,6 +42,38 @@ std::string ReadHolder(int fd) {
   return holder.empty() ? "a process that has not identified itself yet" : holder;
 }
 
+// [mts:open-lock-file]
+// Opens (or makes) the lock file, which must be a regular file of this user's with no
+// other name: the lock file is written, so a link planted under its name would make this
+// process overwrite the file the link names. O_NOFOLLOW refuses a symbolic link, O_NONBLOCK
+// keeps a FIFO from blocking the open; what is opened is checked before anything is written.
+int OpenLockFile(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
+  const int err = errno;
+  std::string wrong;
+  struct stat info;
+  if (fd < 0 && err == ELOOP) {
+    wrong = "is a symbolic link";
+  } else if (fd < 0) {
+    ThrowCreationError(path, err);
+  } else if (::fstat(fd, &info) != 0) {
+    wrong = "cannot be examined";
+  } else if (!S_ISREG(info.st_mode)) {
+    wrong = "is not a regular file";
+  } else if (info.st_uid != ::geteuid()) {
+    wrong = "belongs to uid " + std::to_string(info.st_uid) + ", not to this user";
+  } else if (info.st_nlink != 1) {
+    wrong = "has " + std::to_string(info.st_nlink) + " names (hard links)";
+  }
+  if (wrong.empty()) return fd;
+  if (fd >= 0) ::close(fd);
+  throw PermissionDeniedError("The lock file " + path + " " + wrong +
+                              ": writing it could overwrite another file, so it was not "
+                              "touched. Check who made it and remove it (rm " +
+                              path + "), or use a directory of your own.");
+}
+// [mts:open-lock-file-end]
+
 // The locks this process holds, by directory, so a second Acquire shares the first.
 std::mutex registry_mu;
 std::map<std::string, std::weak_ptr<DirectoryLock>>& Registry() {
@@ -57,9 +91,10 @@ std::shared_ptr<DirectoryLock> DirectoryLock::Acquire(const std::string& dir,
   std::shared_ptr<DirectoryLock> held = Registry()[key].lock();
   if (held != nullptr && held->pid_ == ::getpid()) return held;
 
+  // Beyond a lock: nobody else may have placed files here for this process to write.
+  CheckPrivateDirectory(dir, what);
   const std::string path = JoinPath(dir, kFileName);
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) ThrowCreationError(path, errno);
+  const int fd = OpenLockFile(path);
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     const int err = errno;
     const std::string holder = err == EWOULDBLOCK ? ReadHolder(fd) : "";

@@ -19,6 +19,11 @@
 // one machine and on NFS (Linux maps it to a POSIX lock there); two machines mounting one
 // directory over a file system without locks are not protected.
 //
+// The lock file is written, so it is opened without following a symbolic link and refused
+// unless it is a regular file of this user's, and the directory itself must be private to
+// this user (private_directory.h): on a shared machine another user could otherwise plant
+// a link under the lock's name and have this process overwrite the file it points to.
+//
 // Thread safety: Acquire may be called from any thread; a lock is released when the last
 // handle to it is destroyed.
 //
@@ -47,6 +52,9 @@ class DirectoryLock {
   /// \throws FailedPreconditionError naming the other process (pid, host, program, since)
   ///   if another process holds the lock; OpError naming the lock file if it cannot be
   ///   made (a missing or read-only directory).
+  /// \throws PermissionDeniedError if another user could have placed files in `dir`
+  ///   (CheckPrivateDirectory), or if the lock file is not a regular file of this user's with
+  ///   one name (a symbolic link, a FIFO, a hard link); nothing is written then.
   static std::shared_ptr<DirectoryLock> Acquire(const std::string& dir, const std::string& what);
 
   DirectoryLock(const DirectoryLock&) = delete;

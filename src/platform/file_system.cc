@@ -3,6 +3,7 @@
 // itself, DefaultFileSystem(), is in posix_file_system.cc.
 #include "src/platform/file_system.h"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -40,10 +41,24 @@ const char* AdviceFor(int err) {
   }
 }
 
+// EFBIG: a write past this process's file-size limit (`ulimit -f`), or past the largest
+// file the file system holds. Once SIGXFSZ is ignored (as Python ignores it) the write
+// fails with EFBIG instead of the signal killing the process; say which limit it was.
+std::string FileSizeLimitAdvice() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_FSIZE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) {
+    return " (the file system's largest file: write to another file system)";
+  }
+  return " (this process may write files of at most " + std::to_string(limit.rlim_cur) +
+         " bytes, `ulimit -f` " + std::to_string(limit.rlim_cur / 1024) +
+         ": raise the limit, e.g. ulimit -f unlimited; files written whole before are intact)";
+}
+
 }  // namespace
 
 void ThrowFileSystemError(const std::string& context, int err) {
-  const std::string message = context + "; " + std::strerror(err) + AdviceFor(err);
+  const std::string message =
+      context + "; " + std::strerror(err) + (err == EFBIG ? FileSizeLimitAdvice() : AdviceFor(err));
   switch (err) {
     case ENOENT:
     case ENODEV:

@@ -256,7 +256,8 @@ class PosixFileSystem : public FileSystem {
     }
     try {
       // writev(2) has no user-space buffer, so there is nothing to fflush before fsync.
-      WriteAll(fd, pieces, temp);
+      // A failed write names the file the caller writes, not the temporary (removed below).
+      WriteAll(fd, pieces, path);
       if (::fsync(fd) != 0) ThrowFileSystemError(temp, errno);
       const int fd_to_close = fd;
       fd = -1;

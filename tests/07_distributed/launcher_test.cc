@@ -2,7 +2,8 @@
 // promises about the user's data and processes (distributed_launcher.h): a bad flag stops it
 // before anything starts; a --checkpoint_dir is used and never removed; SIGTERM stops the
 // job in order with a final checkpoint and leaves no process behind, and neither does a
-// SIGKILLed launcher; a chief that dies while workers train is reported. Every wait is for a
+// SIGKILLed launcher; a chief that dies while workers train is reported; a closed stdout
+// (`| head`) stops the job, or a chief run by hand, as SIGTERM does. Every wait is for a
 // line the launcher prints or for a process to end; the launcher's --timeout_secs bounds it.
 #include <signal.h>
 #include <sys/wait.h>
@@ -162,7 +163,8 @@ TEST(LauncherTest, WithoutACheckpointDirItRemovesOnlyTheDirectoryItMade) {
   const std::string tmp = TestDir("tmpdir");
   std::ofstream(tmp + "/other.txt") << "not the launcher's\n";
   setenv("TMPDIR", tmp.c_str(), 1);  // Where the launcher's child process makes its own.
-  const Finished run = RunToEnd({"--num_workers=1", "--train_steps=20", "--log_every=10"}, "own_dir");
+  const Finished run =
+      RunToEnd({"--num_workers=1", "--train_steps=20", "--log_every=10"}, "own_dir");
   unsetenv("TMPDIR");
   ASSERT_EQ(run.status, 0) << run.out << run.err;
   const std::string key = "[launcher] checkpoints in ";
@@ -205,6 +207,65 @@ TEST(LauncherTest, SigtermStopsTheJobInOrderAndLeavesNoProcess) {
 }
 // [mts:test-sigterm-end]
 
+// [mts:test-launcher-closed-stdout]
+// Issue 32: `distributed_spirals | head -3`. Once nobody reads its output the launcher stops
+// the job as on SIGTERM: the workers stop after their step, the chief writes its final
+// checkpoint, no process outlives it; it says so on stderr, and ends with status 1 (the job
+// did not finish).
+TEST(LauncherTest, ALauncherWhoseOutputIsClosedStopsTheJobWithAFinalCheckpoint) {
+  const std::string dir = TestDir("launcher_head");
+  const std::string err_path = TestDir("stderr") + "/launcher_head";
+  ChildProcess launcher(RunfilePath(kProgram), LongJob(dir), err_path);
+  ASSERT_TRUE(launcher.ReadLineContaining("[worker:1] global step")) << launcher.output();
+  const std::vector<ProcessWatch> children = WatchChildrenOf(launcher.pid());
+  ASSERT_EQ(children.size(), 3u);
+  launcher.CloseStdout();
+  const int status = launcher.Wait();
+  const std::string err = ReadFile(err_path);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << status << err;
+  for (const ProcessWatch& child : children) {
+    EXPECT_TRUE(child.Ended(0)) << "pid " << child.pid() << " outlived the launcher";
+  }
+  EXPECT_THAT(err, HasSubstr("distributed_spirals: standard output is closed (Broken pipe"));
+  EXPECT_THAT(err, HasSubstr("[launcher] standard output is closed: the workers stop after their "
+                             "current step (the chief writes its final checkpoint), then the ps"));
+  const std::vector<long long> newest = NumbersAfter(
+      err,
+      "[launcher] stopped by its closed standard output: 2 of 2 workers stopped cleanly; "
+      "the newest checkpoint is at step ");
+  ASSERT_EQ(newest.size(), 1u) << err;
+  EXPECT_EQ(NewestCheckpointStep(dir), newest[0]);
+}
+// [mts:test-launcher-closed-stdout-end]
+
+// The same for a chief run by hand into `| head`: it stops after its step and writes its
+// final checkpoint, where SIGPIPE killed it before.
+TEST(LauncherTest, AChiefRunByHandWhoseOutputIsClosedStopsWithAFinalCheckpoint) {
+  TaskCluster cluster(1, {});
+  cluster.StartPs();
+  const std::string dir = TestDir("chief_head");
+  const std::string err_path = TestDir("stderr") + "/chief_head";
+  ChildProcess chief(
+      RunfilePath(kProgram),
+      {"--job_name=worker", "--task_index=0", "--cluster=" + cluster.cluster_flag(),
+       "--checkpoint_dir=" + dir, "--train_steps=1000000", "--log_every=20", "--step_delay_ms=1"},
+      err_path);
+  long long seen = -1;
+  for (int line = 0; line < 3; ++line) {
+    const std::optional<std::string> progress = chief.ReadLineContaining("] global step ");
+    ASSERT_TRUE(progress) << ReadFile(err_path);
+    seen = NumbersAfter(*progress, "] global step ")[0];
+  }
+  chief.CloseStdout();
+  const int status = chief.Wait();
+  const std::string err = ReadFile(err_path);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status << err;
+  EXPECT_THAT(err, HasSubstr("Standard output is closed (a write to it failed: its reader, such "
+                             "as head, has exited): stopping after this step; the final "
+                             "checkpoint is written at close."));
+  EXPECT_GT(NewestCheckpointStep(dir), seen);
+}
+
 // A launcher killed with SIGKILL cannot clean up: the kernel kills its tasks
 // (PR_SET_PDEATHSIG), so none of them trains on as an orphan.
 TEST(LauncherTest, ALauncherKilledWithSigkillTakesItsTasksWithIt) {
@@ -224,10 +285,10 @@ TEST(LauncherTest, ALauncherKilledWithSigkillTakesItsTasksWithIt) {
 // more than three saves behind the global step.
 TEST(LauncherTest, AChiefThatDiesWhileWorkersTrainIsReported) {
   const std::string dir = TestDir("chief_gone");
-  ChildProcess launcher(RunfilePath(kProgram),
-                        {"--num_workers=2", "--train_steps=400", "--save_steps=20",
-                         "--log_every=20", "--step_delay_ms=5", "--checkpoint_dir=" + dir,
-                         "--timeout_secs=100"});
+  ChildProcess launcher(
+      RunfilePath(kProgram),
+      {"--num_workers=2", "--train_steps=400", "--save_steps=20", "--log_every=20",
+       "--step_delay_ms=5", "--checkpoint_dir=" + dir, "--timeout_secs=100"});
   // Until the chief saved at step 20 or later.
   for (long long step = -1; step < 20;) {
     const std::optional<std::string> line =

@@ -1,6 +1,8 @@
 // Multi-process tests of stage 07: a real ps, a chief and two workers on 127.0.0.1, each a
 // process of examples:distributed_spirals, driven through TaskCluster. Every wait is
 // bounded; TaskCluster kills whatever is left when a test ends.
+#include <signal.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -176,6 +178,67 @@ TEST(MultiProcessTest, AWorkerKilledAndRestartedRejoins) {
   EXPECT_EQ(ParseDone(cluster.Log("worker0")).recoveries, 0);  // Nobody else noticed.
 }
 
+// [mts:test-paused-ps]
+// Issue 32: the ps paused past the RPC deadline (SIGSTOP: a long GC pause, swapping, a slow
+// disk), then resumed. Every RPC to it misses the deadline, and the tasks make their
+// sessions again, as after a preemption. The ps kept its variables (the same incarnation),
+// so the chief keeps the live model instead of restoring its last checkpoint: the pause
+// costs time, not training. Nobody's global step goes back.
+TEST(MultiProcessTest, APsPausedPastTheDeadlineCostsTimeNotTraining) {
+  TaskCluster cluster(
+      2, {"--train_steps=500", "--save_steps=50", "--log_every=10", "--step_delay_ms=2",
+          "--recovery_wait_secs=0.05", "--rpc_timeout_secs=0.5", "--max_wait_secs=60"});
+  cluster.StartPs();
+  cluster.StartWorker(0);
+  cluster.StartWorker(1);
+  // Past a checkpoint, and trained on beyond it: what a restore would roll back.
+  ASSERT_TRUE(cluster.WaitForLogUntil(
+      "worker0",
+      [](const std::string& log) {
+        const std::vector<long long> saved = NumbersAfter(log, "saved checkpoint at global step ");
+        const std::vector<long long> steps = NumbersAfter(log, "] global step ");
+        return !saved.empty() && saved.back() >= 50 && !steps.empty() &&
+               steps.back() > saved.back();
+      },
+      kRunSecs))
+      << cluster.Log("worker0");
+  cluster.SignalPs(SIGSTOP);
+  const size_t paused_at = cluster.Log("worker0").size();
+  // The chief's next RPC misses the 0.5 s deadline, and it makes its session again.
+  ASSERT_TRUE(cluster.WaitForLogUntil(
+      "worker0",
+      [paused_at](const std::string& log) {
+        return log.find("A preemption error was raised", paused_at) != std::string::npos;
+      },
+      kRunSecs))
+      << cluster.Log("worker0");
+  const std::string before = cluster.Log("worker0").substr(0, paused_at);
+  const long long last_step = NumbersAfter(before, "] global step ").back();
+  cluster.SignalPs(SIGCONT);
+  ExpectAllFinish(cluster, 2);
+
+  const std::string chief = cluster.Log("worker0");
+  // Its second session starts where the model was, not at the checkpoint before it.
+  const std::vector<long long> second = NumbersAfter(chief, "session 2 ready at global step ");
+  ASSERT_FALSE(second.empty()) << chief;
+  EXPECT_GE(second[0], last_step);
+  EXPECT_NE(chief.find("are the ones this chief wrote the model on, unchanged: it is kept as it "
+                       "is at global step "),
+            std::string::npos)
+      << chief;
+  EXPECT_EQ(chief.find("rolled back"), std::string::npos) << chief;
+  EXPECT_EQ(chief.find("Restoring parameters from", paused_at), std::string::npos) << chief;
+  for (int task = 0; task < 2; ++task) {
+    const std::string log = cluster.Log("worker" + std::to_string(task));
+    EXPECT_EQ(log.find("global step went back"), std::string::npos) << log;
+    EXPECT_GE(ParseDone(log).step, 499) << log;
+  }
+  EXPECT_GE(ParseDone(chief).recoveries, 1);
+  // One incarnation served the whole job.
+  EXPECT_EQ(NumbersAfter(cluster.Log("ps"), "serving at grpc://").size(), 1u);
+}
+// [mts:test-paused-ps-end]
+
 // [mts:test-chief-restart]
 // The chief killed mid-run while worker 1 trains on, then started again. Worker 1 warns
 // that the newest checkpoint fell behind (the chief may be gone); the new chief restores its
@@ -236,7 +299,8 @@ TEST(MultiProcessTest, AChiefRestartedMidRunRollsTheLiveModelBackAndEveryoneSays
   const long long to = std::atoll(worker.c_str() + to_at + 4);
   EXPECT_GT(from, to);
   EXPECT_GE(to, restored[0]);
-  EXPECT_NE(worker.find("the chief restored a checkpoint; the steps between are lost"),
+  EXPECT_NE(worker.find("a chief wrote the model on the ps over the live one (it restored a "
+                        "checkpoint, or initialised it); the steps between are lost"),
             std::string::npos);
 }
 // [mts:test-chief-restart-end]

@@ -85,6 +85,9 @@ void TaskCluster::StartWorker(int task) {
 }
 
 void TaskCluster::KillPs() { Kill(ps_); }
+void TaskCluster::SignalPs(int sig) {
+  if (ps_ > 0) kill(ps_, sig);
+}
 void TaskCluster::KillWorker(int task) { Kill(workers_[task]); }
 
 std::optional<int> TaskCluster::WaitWorker(int task, double timeout_secs) {

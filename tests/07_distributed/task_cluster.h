@@ -37,6 +37,9 @@ class TaskCluster {
   void StartWorker(int task);
   /// SIGKILLs the ps and reaps it.
   void KillPs();
+  /// Sends `sig` to the ps: SIGSTOP pauses it, as a long GC pause or swapping would, with its
+  /// variables kept; SIGCONT resumes it.
+  void SignalPs(int sig);
   /// SIGKILLs worker `task` and reaps it.
   void KillWorker(int task);
 

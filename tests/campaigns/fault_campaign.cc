@@ -48,8 +48,11 @@ class TrainOpCounter : public WrappedSession {
 };
 
 // Checks every session the stack creates, before any other hook works on it: its global
-// step must be the newest checkpoint's on disk (0 before the first), i.e. the recovery lost
-// nothing that had been saved. Given to MonitoredTrainingSessionHooks as a chief-only hook,
+// step must not be before the newest checkpoint's on disk (0 before the first), or the
+// recovery lost work that had been saved. After a ps restart the chief restores that
+// checkpoint, and the step is the checkpoint's; after a fault the ps survived, the chief
+// keeps the live model the ps held (SessionManager: the same ps processes), and the step is
+// the checkpoint's or past it. Given to MonitoredTrainingSessionHooks as a chief-only hook,
 // which comes before the CheckpointSaverHook (whose AfterCreateSession saves).
 class RestoreCheckHook : public SessionRunHook {
  public:
@@ -60,10 +63,12 @@ class RestoreCheckHook : public SessionRunHook {
     const int64_t on_disk = newest ? VerifyCheckpoint(*newest) : 0;
     const int64_t restored = GlobalStepValue(session, global_step_);
     ++checked;
-    mismatches += restored != on_disk;
+    mismatches += restored < on_disk;
+    past_checkpoint += restored > on_disk;
   }
   int64_t checked = 0;
   int64_t mismatches = 0;
+  int64_t past_checkpoint = 0;
 
  private:
   std::string dir_;
@@ -191,6 +196,7 @@ struct RunResult {
   int64_t sessions_created = 0;
   int64_t restores_checked = 0;
   int64_t restore_mismatches = 0;
+  int64_t sessions_past_checkpoint = 0;
   std::string final_checkpoint;
   double seconds = 0;
 };
@@ -268,6 +274,7 @@ RunResult Train(const FaultCampaignOptions& options, const std::string& dir,
 
   result.restores_checked = restore_check->checked;
   result.restore_mismatches = restore_check->mismatches;
+  result.sessions_past_checkpoint = restore_check->past_checkpoint;
   result.final_checkpoint = LatestCheckpoint(dir).value_or("");
   result.final_step =
       result.final_checkpoint.empty() ? 0 : VerifyCheckpoint(result.final_checkpoint);
@@ -312,6 +319,7 @@ FaultCampaignReport RunFaultCampaign(const FaultCampaignOptions& options) {
   report.ps_errors = ps.errors();
   report.restores_checked = faulty.restores_checked;
   report.restore_mismatches = faulty.restore_mismatches + fault_free.restore_mismatches;
+  report.sessions_past_checkpoint = faulty.sessions_past_checkpoint;
   if (faulty.final_checkpoint.empty() || fault_free.final_checkpoint.empty()) {
     report.model_differences = {"(no final checkpoint)"};
   } else {
@@ -353,9 +361,10 @@ void PrintFaultCampaignReport(const FaultCampaignOptions& options, const FaultCa
       << "train steps executed: " << r.train_ops_run
       << " (fault-free: " << r.fault_free_train_ops_run << "), steps redone: " << redone << " ("
       << 100.0 * redone / std::max<int64_t>(1, r.fault_free_train_ops_run) << "% more work)\n"
-      << "sessions that started from the newest checkpoint on disk: "
+      << "sessions that started from the newest checkpoint on disk or past it: "
       << r.restores_checked - r.restore_mismatches << " of " << r.restores_checked
-      << "; data lost: " << r.restore_mismatches << "\n"
+      << " (past it, the live model the ps kept: " << r.sessions_past_checkpoint
+      << "); data lost: " << r.restore_mismatches << "\n"
       << "final model equal to the fault-free run's, bit for bit: "
       << (r.model_differences.empty() ? "yes" : "NO") << "\n";
   for (const std::string& name : r.model_differences) out << "  differs: " << name << "\n";

@@ -32,7 +32,10 @@
 // raises AbortedError. Otherwise it stays down until a session creation has found it down:
 // the run, then that creation, raise UnavailableError. Either way the chief's
 // RecoverableSession makes a new RemoteSession, ChiefSessionCreator restores the newest
-// checkpoint onto the new ps, and the steps since that checkpoint are redone.
+// checkpoint onto the new ps, and the steps since that checkpoint are redone. The injected
+// faults of the other seven phases leave the ps running: there the new session finds the
+// same ps process, and the chief keeps the live model it holds (SessionManager), so such a
+// fault costs at most the step it struck.
 //
 // Why the ps runs in this process and not as a child killed with SIGKILL (as
 // tests/07_distributed/multi_process_test.cc does): what the worker sees is the same (a real
@@ -42,11 +45,11 @@
 // machine, like the other seven phases', and a restart costs milliseconds, not a process
 // start. A kill in the middle of an RPC is the multi-process test's subject.
 //
-// Every fault is recovered by restoring the newest checkpoint, and the batch of a step is a
-// function of the global step, so the steps redone compute exactly what they computed the
-// first time: the final model must be the fault-free run's, bit for bit. The campaign runs
-// that fault-free run first, in the same process and without a parameter server (a plain
-// in-process Session), and compares: equality then also says that the distributed runtime
+// Every fault is recovered from the newest checkpoint or from the live model past it, and the
+// batch of a step is a function of the global step, so the steps redone compute exactly what
+// they computed the first time: the final model must be the fault-free run's, bit for bit. The
+// campaign runs that fault-free run first, in the same process and without a parameter server (a
+// plain in-process Session), and compares: equality then also says that the distributed runtime
 // computes the local kernels' bits. The final close runs with the faults switched off:
 // closing does not recover (TensorFlow's does not either), and a job that failed its close
 // would restart from its last checkpoint, which is crash_campaign's subject.
@@ -103,8 +106,11 @@ struct FaultCampaignReport {
   /// Errors the RemoteSessions raised (runs and creations), by code: what the restarts did.
   std::map<ErrorCode, int64_t> ps_errors;
   int64_t restores_checked = 0;  ///< Sessions whose step was checked on creation.
-  /// Sessions (of either run) whose step was not the newest checkpoint's: data lost.
+  /// Sessions (of either run) whose step was before the newest checkpoint's: data lost.
   int64_t restore_mismatches = 0;
+  /// Sessions that started past the newest checkpoint: the chief kept the live model, which
+  /// the ps held through a fault it survived.
+  int64_t sessions_past_checkpoint = 0;
   std::vector<std::string> model_differences;  ///< Tensors differing from the fault-free run.
   double fault_free_seconds = 0;               ///< The fault-free run's duration.
   double seconds = 0;                          ///< The faulty run's duration.

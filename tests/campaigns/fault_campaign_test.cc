@@ -1,7 +1,7 @@
 // The fault campaign, bounded: 2000 steps of the main example through MonitoredSession, its
 // variables on a parameter server, while 0.5% of the calls of every phase fail with Aborted
 // or Unavailable and the parameter server is killed before 0.5% of the raw runs. Training
-// reaches its last step, every rebuilt session starts from the newest checkpoint, faults
+// reaches its last step, every rebuilt session starts from the newest checkpoint or past it, faults
 // struck every phase, the ps restarts reached the chief as the real errors of a RemoteSession,
 // and the final model is the fault-free (in-process) run's, bit for bit. The full campaign is
 // `bazel run //tests/campaigns:fault_campaign`.
@@ -25,6 +25,11 @@ TEST(FaultCampaignTest, FaultsAtEveryPhaseAndPsRestartsEndOnTheFaultFreeModel) {
   FaultCampaignOptions options;
   options.work_dir = JoinPath(std::getenv("TEST_TMPDIR"), "fault_campaign");
   options.steps = 2000;
+  // A seed whose schedules strike all eight phases in 2000 steps. The faults the ps survives
+  // keep the live model and cost at most a step, so a run makes only about 100 sessions, and
+  // the once-per-session phases (creation, after_create_session) are called about 100 times:
+  // at 0.5%, a seed can miss one of them (the default seed, 12, misses after_create_session).
+  options.seed = 3;
 
   const FaultCampaignReport report = RunFaultCampaign(options);
   PrintFaultCampaignReport(options, report, std::cout);
@@ -74,6 +79,8 @@ TEST(FaultCampaignTest, FaultsAtEveryPhaseAndPsRestartsEndOnTheFaultFreeModel) {
   // Every restart cost a session (the chief restored the newest checkpoint onto the new ps).
   EXPECT_GT(report.sessions_created, report.ps_restarts);
   EXPECT_EQ(report.restore_mismatches, 0);
+  // A fault the ps survived kept the live model: some sessions started past the checkpoint.
+  EXPECT_GT(report.sessions_past_checkpoint, 0);
   EXPECT_TRUE(report.model_differences.empty());
 }
 

@@ -2,10 +2,12 @@
 // shared within a process, and it is released when its last handle goes or its process ends.
 #include "src/platform/directory_lock.h"
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 
 #include "gmock/gmock.h"
@@ -75,8 +77,80 @@ TEST(DirectoryLockTest, ALockDiesWithItsProcess) {
 
 // A directory that does not exist cannot be locked; the error names the lock file.
 TEST(DirectoryLockTest, AMissingDirectoryIsNotFound) {
-  EXPECT_THAT([] { DirectoryLock::Acquire("/nonexistent/mts", "checkpoints"); },
-              ::testing::ThrowsMessage<NotFoundError>(HasSubstr("/nonexistent/mts/checkpoint.lock")));
+  EXPECT_THAT(
+      [] { DirectoryLock::Acquire("/nonexistent/mts", "checkpoints"); },
+      ::testing::ThrowsMessage<NotFoundError>(HasSubstr("/nonexistent/mts/checkpoint.lock")));
+}
+
+// The victim's file a planted lock file points at, and what it held.
+constexpr char kVictimText[] = "the victim's own file\n";
+
+std::string VictimFile() {
+  const std::string path = JoinPath(NewDir("victim"), "thesis.txt");
+  DefaultFileSystem()->WriteFileAtomically(path, kVictimText);
+  return path;
+}
+
+// Issue 32's attack: another user made the default directory (mode 777) with
+// checkpoint.lock linking to the victim's file. The directory is refused before the lock
+// file is opened, and the victim's file keeps its contents.
+TEST(DirectoryLockTest, APlantedLinkInAWorldWritableDirectoryIsRefusedBeforeAnyWrite) {
+  const std::string victim = VictimFile();
+  const std::string dir = NewDir("planted");
+  ASSERT_EQ(::chmod(dir.c_str(), 0777), 0);
+  if (::geteuid() == 0) {
+    ASSERT_EQ(::chown(dir.c_str(), 65534, 65534), 0);  // Truly theirs.
+  }
+  std::filesystem::create_symlink(victim, JoinPath(dir, DirectoryLock::kFileName));
+  EXPECT_THAT([&] { DirectoryLock::Acquire(dir, "checkpoints"); },
+              ::testing::ThrowsMessage<PermissionDeniedError>(HasSubstr("The directory " + dir)));
+  EXPECT_EQ(DefaultFileSystem()->ReadFile(victim), kVictimText);
+}
+
+// Even in a directory of this user's, the lock file is never followed through a link: it is
+// refused, naming it and what to do, and the file the link names is left as it was.
+TEST(DirectoryLockTest, ALockFileThatIsASymbolicLinkIsRefused) {
+  const std::string victim = VictimFile();
+  const std::string dir = NewDir("link");
+  const std::string lock = JoinPath(dir, DirectoryLock::kFileName);
+  std::filesystem::create_symlink(victim, lock);
+  EXPECT_THAT(
+      [&] { DirectoryLock::Acquire(dir, "checkpoints"); },
+      ::testing::ThrowsMessage<PermissionDeniedError>(::testing::AllOf(
+          HasSubstr("The lock file " + lock + " is a symbolic link"), HasSubstr("rm " + lock))));
+  EXPECT_EQ(DefaultFileSystem()->ReadFile(victim), kVictimText);
+}
+
+// A hard link is a second name of the victim's file: refused the same way.
+TEST(DirectoryLockTest, ALockFileWithASecondNameIsRefused) {
+  const std::string dir = NewDir("hard_link");
+  const std::string victim = JoinPath(dir, "thesis.txt");
+  DefaultFileSystem()->WriteFileAtomically(victim, kVictimText);
+  ASSERT_EQ(::link(victim.c_str(), JoinPath(dir, DirectoryLock::kFileName).c_str()), 0);
+  EXPECT_THAT([&] { DirectoryLock::Acquire(dir, "checkpoints"); },
+              ::testing::ThrowsMessage<PermissionDeniedError>(HasSubstr("has 2 names")));
+  EXPECT_EQ(DefaultFileSystem()->ReadFile(victim), kVictimText);
+}
+
+// A FIFO under the lock's name neither blocks the open nor is written to.
+TEST(DirectoryLockTest, ALockFileThatIsAFifoIsRefusedWithoutBlocking) {
+  const std::string dir = NewDir("fifo");
+  ASSERT_EQ(::mkfifo(JoinPath(dir, DirectoryLock::kFileName).c_str(), 0644), 0);
+  EXPECT_THAT([&] { DirectoryLock::Acquire(dir, "checkpoints"); },
+              ::testing::ThrowsMessage<PermissionDeniedError>(HasSubstr("is not a regular file")));
+}
+
+// A lock file another user owns (only root can make one for the test).
+TEST(DirectoryLockTest, ALockFileAnotherUserOwnsIsRefused) {
+  if (::geteuid() != 0) GTEST_SKIP() << "only root can give a file to another user";
+  const std::string dir = NewDir("their_lock");
+  const std::string lock = JoinPath(dir, DirectoryLock::kFileName);
+  DefaultFileSystem()->WriteFileAtomically(lock, "theirs\n");
+  ASSERT_EQ(::chown(lock.c_str(), 65534, 65534), 0);
+  EXPECT_THAT([&] { DirectoryLock::Acquire(dir, "checkpoints"); },
+              ::testing::ThrowsMessage<PermissionDeniedError>(
+                  HasSubstr("belongs to uid 65534, not to this user")));
+  EXPECT_EQ(DefaultFileSystem()->ReadFile(lock), "theirs\n");
 }
 
 }  // namespace

@@ -100,6 +100,8 @@ struct ProgramRun {
   /// Called before the program starts, to prepare what it meets (a damaged checkpoint, a
   /// directory another process holds). Null: nothing to prepare.
   std::function<void()> setup = nullptr;
+  /// How the program is started beyond its arguments (a file-size limit).
+  ChildProcessOptions start = {};
 };
 
 /// A row of stage "examples": runs `run`'s program as a user would and expects it to end as

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "src/02_chief_worker/checkpoint/checkpoint_state.h"
+#include "src/03_hooked/events/event_file_reader.h"
 #include "src/platform/file_system.h"
 #include "tests/reliability/bad_input_support.h"
 #include "tests/testing/child_process.h"
@@ -311,6 +312,84 @@ void AppendSpiralsRows(std::vector<BadInput>& rows) {
       }));
 }
 
+// ---- Issue 32: a closed pipe, a planted directory, a file-size limit -------------------
+
+// What a run stopped by a closed stdout must leave: its final checkpoint past the steps head
+// saw, named by the state file, and its events on disk (not only the version record).
+std::string StoppedWithCheckpointAndEvents(const std::string& dir) {
+  const std::optional<std::string> latest = LatestCheckpoint(dir);
+  if (!latest) return "no checkpoint";
+  const long long step = std::atoll(latest->c_str() + latest->rfind('-') + 1);
+  if (step < 200) return "the newest checkpoint is " + *latest + ", before the steps trained";
+  for (const ScalarValue& value : ScalarSummaries(ReadEventDirectory(dir))) {
+    if (value.tag.rfind("loss", 0) == 0 && value.step >= 100) return "";
+  }
+  return "the event file holds no summary of the steps trained";
+}
+
+void AppendHostileUseRows(std::vector<BadInput>& rows) {
+  const std::string head_dir = FreshDir("spirals_head");
+  rows.push_back(ProgramRow(
+      "train_spirals | head -3 (its output closed after three lines)",
+      {kSpirals,
+       {"--steps=1000000000", "--log_every=100", "--checkpoint_dir=" + head_dir},
+       {"standard output is closed (", "Standard output is closed ("},
+       [](ChildProcess& trainer) {
+         for (int line = 0; line < 3; ++line) WaitForLine(trainer, "");
+         trainer.CloseStdout();  // head has its lines, and exits.
+       }},
+      "exit 0", "stopping after this step; the final checkpoint is written at close",
+      [head_dir] { return StoppedWithCheckpointAndEvents(head_dir); }));
+
+  // Another user made the directory first, open to all, the lock file a link to a file of
+  // the victim's. (Mode 777 is what every user can set up; "owned by another user" needs
+  // root to set up, and is tested in tests/platform.)
+  const std::string planted = JoinPath(FreshDir("spirals_planted"), "mts_spirals");
+  const std::string victim = JoinPath(FreshDir("spirals_victim"), "thesis.txt");
+  rows.push_back(ProgramRow(
+      "train_spirals in a directory another user made mode 777, checkpoint.lock a link to the "
+      "user's file",
+      {kSpirals,
+       {"--steps=10", "--checkpoint_dir=" + planted},
+       {"train_spirals failed"},
+       nullptr,
+       [planted, victim] {
+         std::ofstream(victim) << "the user's own file\n";
+         std::filesystem::remove_all(planted);
+         std::filesystem::create_directories(planted);
+         std::filesystem::permissions(planted, std::filesystem::perms::all);
+         std::filesystem::create_symlink(victim, JoinPath(planted, "checkpoint.lock"));
+       }},
+      "exit 1", "chmod o-w", [victim] {
+        return ReadAll(victim) == "the user's own file\n" ? std::string()
+                                                          : "the user's file was overwritten";
+      }));
+
+#if !defined(MTS_THREAD_SANITIZER)
+  // ulimit -f 12: below graph.pbtxt (about 125 KB), the first file a resumed run writes.
+  // Not under ThreadSanitizer, whose runtime maps its memory through files that a file-size
+  // limit cuts short: the program dies of SIGBUS inside the runtime before main.
+  const std::string limited = FreshDir("spirals_file_size_limit");
+  rows.push_back(ProgramRow(
+      "train_spirals resumes under a file-size limit (ulimit -f 12)",
+      {kSpirals,
+       {"--steps=30", "--log_every=30", "--checkpoint_dir=" + limited},
+       {"train_spirals failed"},
+       nullptr,
+       [limited] { CopyTrainedSpirals(limited, /*as_copied=*/false); },
+       ChildProcessOptions{12 * 1024}},
+      "exit 1", "raise the limit", [limited] {
+        if (LatestCheckpoint(limited) != JoinPath(limited, "model.ckpt-20")) {
+          return std::string("the state file no longer names model.ckpt-20");
+        }
+        for (const std::string& name : DefaultFileSystem()->ListDirectory(limited)) {
+          if (name.find(".tmp.") != std::string::npos) return "a temporary was left: " + name;
+        }
+        return std::string();
+      }));
+#endif
+}
+
 }  // namespace
 
 BadInput ProgramRow(std::string tried, ProgramRun run, std::string expected, std::string advice,
@@ -320,7 +399,7 @@ BadInput ProgramRow(std::string tried, ProgramRun run, std::string expected, std
     const std::string stderr_path =
         JoinPath(FreshDir("program_rows"), "stderr_" + std::to_string(++runs));
     if (run.setup) run.setup();
-    ChildProcess program(RunfilePath(run.program), run.args, stderr_path);
+    ChildProcess program(RunfilePath(run.program), run.args, stderr_path, run.start);
     if (run.drive) run.drive(program);
     program.ReadRest();
     const int status = program.Wait();
@@ -335,6 +414,7 @@ BadInput ProgramRow(std::string tried, ProgramRun run, std::string expected, std
 
 void AppendExampleRows(std::vector<BadInput>& rows) {
   AppendSpiralsRows(rows);
+  AppendHostileUseRows(rows);
 
   // ---- distributed_spirals: flags --------------------------------------------------------
   for (const auto& [value, advice] : std::vector<std::pair<std::string, std::string>>{

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,7 +26,9 @@
 #include "src/01_session/tensor.h"
 #include "src/01_session/training_util.h"
 #include "src/01_session/variables.h"
+#include "src/02_chief_worker/chief_session_creator.h"
 #include "src/02_chief_worker/saver.h"
+#include "src/02_chief_worker/scaffold.h"
 #include "src/03_hooked/events/summary_writer_cache.h"
 #include "src/06_monitored/monitored_session.h"
 #include "src/06_monitored/monitored_session_scope.h"
@@ -400,6 +403,63 @@ void AppendUnreachableTaskRows(std::vector<BadInput>& rows) {
                      }));
 }
 
+// 07, issue 32: a chief whose session is made again on the same ps processes (a ps that
+// missed the RPC deadline) keeps the live model; a chief that did not write the live model
+// and has nothing to restore refuses to initialise over it.
+void AppendLiveModelRows(std::vector<BadInput>& rows) {
+  rows.push_back(Row(
+      "07",
+      "the chief's session made again on the same ps (it missed the RPC deadline; TensorFlow "
+      "restores the checkpoint over the live model)",
+      "none", "a slow parameter server costs time, not training", [] {
+        std::unique_ptr<Server> ps = StartPs();
+        const std::string dir = FreshDir("slow_ps");
+        TrainableModel model(/*ps_tasks=*/1);
+        auto scaffold = std::make_shared<Scaffold>();
+        ChiefSessionCreator creator(scaffold, "grpc://" + AddressOf(*ps), dir);
+        {
+          std::unique_ptr<SessionInterface> first = creator.CreateSession();
+          for (int i = 0; i < 3; ++i) first->Run({}, {}, {model.train_op});
+          scaffold->saver()->Save(*first, JoinPath(dir, "model.ckpt"), 3);
+          for (int i = 0; i < 5; ++i) first->Run({}, {}, {model.train_op});
+        }  // An RPC missed its deadline: RecoverableSession asks the creator again.
+        std::unique_ptr<SessionInterface> again = creator.CreateSession();
+        const int64_t step = GlobalStepValue(*again, model.global_step);
+        if (step != 8) {
+          throw std::runtime_error("the live model went back to step " + std::to_string(step));
+        }
+      }));
+  auto ps = std::make_shared<std::unique_ptr<Server>>();
+  rows.push_back(Row(
+      "07",
+      "a second job's chief, with nothing to restore, on a ps that holds a live model "
+      "(TensorFlow initialises over it)",
+      "FailedPreconditionError", "set reinitialize_live_model",
+      [ps] {
+        *ps = StartPs();
+        MonitoredTrainingSessionOptions options;
+        options.master = "grpc://" + AddressOf(**ps);
+        options.stop_on_signals = false;
+        {  // The first job trains to step 8 (no checkpoint_dir: nothing to save).
+          TrainableModel model(/*ps_tasks=*/1);
+          std::unique_ptr<MonitoredSession> first = MonitoredTrainingSession(options);
+          for (int i = 0; i < 8; ++i) first->Run({}, {}, {model.train_op});
+          first->Close();
+        }
+        TrainableModel model(/*ps_tasks=*/1);
+        MonitoredTrainingSession(options);  // Another job's chief, on the same ps.
+      },
+      [ps] {
+        TrainableModel model(/*ps_tasks=*/1);
+        const int64_t step = GlobalStepValue(
+            *NewSession(&model.fresh.graph, SessionOptions{"grpc://" + AddressOf(**ps)}),
+            model.global_step);
+        ps->reset();
+        return step == 8 ? std::string()
+                         : "the ps holds global step " + std::to_string(step) + ", not 8";
+      }));
+}
+
 // 07: tasks that disagree on a variable, an update across two ps tasks, a chief restarted
 // over the model the ps kept.
 void AppendClusterStateRows(std::vector<BadInput>& rows) {
@@ -473,6 +533,7 @@ void AppendMonitoredAndDistributedRows(std::vector<BadInput>& rows) {
   AppendTargetAndPlacementRows(rows);
   AppendUnreachableTaskRows(rows);
   AppendClusterStateRows(rows);
+  AppendLiveModelRows(rows);
 }
 
 }  // namespace mts

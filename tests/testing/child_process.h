@@ -7,8 +7,10 @@
 //
 // The child's stdout comes back through a pipe, so a test can wait for the line that says
 // the child reached the moment it wants to strike (a save started, a step logged) instead of
-// sleeping. The child starts with SIGTERM and SIGINT at their default dispositions even when
-// the test inherited them ignored (a background job's), or a signal test could not fail.
+// sleeping. The child starts with SIGTERM, SIGINT, SIGPIPE and SIGXFSZ at their default
+// dispositions even when the test inherited them ignored (a background job's, a runner's),
+// or a signal test could not fail. A test can close the pipe (as `| head` does when it has
+// its lines) and limit the size of the files the child writes (as `ulimit -f` does).
 // The destructor SIGKILLs and reaps a child still running, so no test leaves one behind.
 //
 // Thread safety: one thread per ChildProcess.
@@ -17,11 +19,18 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace mts {
+
+/// What a child starts with beyond its arguments.
+struct ChildProcessOptions {
+  /// The most bytes a file it writes may hold (RLIMIT_FSIZE, `ulimit -f`); none if unset.
+  std::optional<uint64_t> file_size_limit;
+};
 
 /// A started program and the read end of its stdout.
 class ChildProcess {
@@ -29,7 +38,7 @@ class ChildProcess {
   /// Starts `binary` with `args`. Its stderr goes to `stderr_path`, or stays the test's if
   /// empty. \throws std::runtime_error if it cannot be started.
   ChildProcess(const std::string& binary, const std::vector<std::string>& args,
-               const std::string& stderr_path = "");
+               const std::string& stderr_path = "", const ChildProcessOptions& options = {});
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
   /// SIGKILLs and reaps the child if it is still running.
@@ -44,6 +53,9 @@ class ChildProcess {
   std::string ReadRest();
   /// Everything read from the child's stdout so far, whichever call read it.
   const std::string& output() const { return output_; }
+  /// Closes the read end of the child's stdout, as `head` does once it has its lines: the
+  /// child's next write to it fails (EPIPE, or SIGPIPE by default). Reads return "" after.
+  void CloseStdout();
   /// The child's process id; -1 once it was reaped.
   pid_t pid() const { return pid_; }
   /// Sends `sig` to the child.

@@ -231,6 +231,77 @@ INSTANTIATE_TEST_SUITE_P(SigtermAndSigint, SignalStopHookTest, ::testing::Values
                            return std::string(info.param == SIGTERM ? "SIGTERM" : "SIGINT");
                          });
 
+// Issue 32: SIGPIPE (a write to a closed pipe) and SIGXFSZ (past `ulimit -f`) kill a
+// process by default, before any final checkpoint. While a session lives they are ignored,
+// as Python ignores them for a TensorFlow 1 program, so the write fails instead (EPIPE,
+// EFBIG) and its writer reports it; a program can turn a closed stdout into a stop.
+class IgnoredSignalsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    SetHandler(SIGPIPE, SIG_DFL);  // Whatever the test runner left.
+    SetHandler(SIGXFSZ, SIG_DFL);
+    CreateGlobalStep();
+    increment_ = IncrementGlobalStep();
+    g_previous_handler_calls = 0;
+  }
+  void TearDown() override {
+    SetHandler(SIGPIPE, SIG_DFL);
+    SetHandler(SIGXFSZ, SIG_DFL);
+  }
+
+  Graph graph_;
+  DefaultGraphScope as_default_{graph_};
+  Output increment_;
+};
+
+TEST_F(IgnoredSignalsTest, SigpipeAndSigxfszAreIgnoredWhileASessionLives) {
+  {
+    std::unique_ptr<MonitoredSession> session = MonitoredTrainingSession();
+    EXPECT_EQ(HandlerOf(SIGPIPE), SIG_IGN);
+    EXPECT_EQ(HandlerOf(SIGXFSZ), SIG_IGN);
+    ASSERT_EQ(raise(SIGPIPE), 0);  // The process survives it.
+    ASSERT_EQ(raise(SIGXFSZ), 0);
+    session->Run({increment_});
+    EXPECT_FALSE(session->ShouldStop()) << "an ignored signal is no stop request";
+  }
+  EXPECT_EQ(HandlerOf(SIGPIPE), SIG_DFL);  // Put back with the last session.
+  EXPECT_EQ(HandlerOf(SIGXFSZ), SIG_DFL);
+}
+
+// A handler of the program's own is the program's choice, and stays.
+TEST_F(IgnoredSignalsTest, AProgramsOwnHandlerIsLeftAlone) {
+  SetHandler(SIGPIPE, CountingHandler);
+  {
+    std::unique_ptr<MonitoredSession> session = MonitoredTrainingSession();
+    EXPECT_EQ(HandlerOf(SIGPIPE), &CountingHandler);
+    EXPECT_EQ(HandlerOf(SIGXFSZ), SIG_IGN);
+  }
+  EXPECT_EQ(HandlerOf(SIGPIPE), &CountingHandler);
+}
+
+// A write to stdout failed with EPIPE (`| head` has its lines): the program asks for a
+// stop, which ends the loop after the step as SIGTERM would, saying why. The request goes
+// with the last session.
+TEST_F(IgnoredSignalsTest, AClosedStdoutStopsTheLoopAfterTheStep) {
+  ScopedLogCapture capture;
+  {
+    std::unique_ptr<MonitoredSession> session = MonitoredTrainingSession();
+    session->Run({increment_});
+    SignalStopHook::RequestStopForClosedStdout();
+    EXPECT_FALSE(session->ShouldStop()) << "no hook has run since the request";
+    session->Run({increment_});
+    EXPECT_TRUE(session->ShouldStop());
+  }
+  EXPECT_TRUE(
+      capture.Contains("Standard output is closed (a write to it failed: its reader, "
+                       "such as head, has exited): stopping after this step; this task "
+                       "writes no checkpoint."))
+      << ::testing::PrintToString(capture.lines());
+  std::unique_ptr<MonitoredSession> next = MonitoredTrainingSession();
+  next->Run({increment_});
+  EXPECT_FALSE(next->ShouldStop());
+}
+
 // MonitoredTrainingSession puts the hook first, for a chief and for a worker.
 TEST(MonitoredTrainingSessionHooksTest, SignalStopHookComesFirstForChiefAndWorker) {
   Graph graph;
