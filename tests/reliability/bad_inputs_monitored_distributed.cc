@@ -416,7 +416,10 @@ void AppendLiveModelRows(std::vector<BadInput>& rows) {
         const std::string dir = FreshDir("slow_ps");
         TrainableModel model(/*ps_tasks=*/1);
         auto scaffold = std::make_shared<Scaffold>();
-        ChiefSessionCreator creator(scaffold, "grpc://" + AddressOf(*ps), dir);
+        ChiefSessionCreatorOptions chief;
+        chief.master = "grpc://" + AddressOf(*ps);
+        chief.checkpoint_dir = dir;
+        ChiefSessionCreator creator(scaffold, chief);
         {
           std::unique_ptr<SessionInterface> first = creator.CreateSession();
           for (int i = 0; i < 3; ++i) first->Run({}, {}, {model.train_op});
