@@ -138,7 +138,7 @@ def main():
     with open("docs/tensorflow_names.md", encoding="utf-8") as f:
         names_page = f.read()
     classes = 0
-    for header in sorted(glob.glob("src/*/*.h")):
+    for header in sorted(glob.glob("src/**/*.h", recursive=True)):
         with open(header, encoding="utf-8") as f:
             for name in CLASS_RE.findall(f.read()):
                 classes += 1

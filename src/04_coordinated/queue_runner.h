@@ -65,7 +65,7 @@
 #include "src/01_session/session_interface.h"
 #include "src/04_coordinated/coordinated_thread.h"
 #include "src/04_coordinated/coordinator.h"
-#include "src/04_coordinated/fifo_queue.h"
+#include "src/04_coordinated/queue/fifo_queue.h"
 
 namespace mts {
 

@@ -20,7 +20,7 @@
 #include "src/03_hooked/checkpoint_saver_hook.h"
 #include "src/03_hooked/summary_writer_cache.h"
 #include "src/04_coordinated/coordinator.h"
-#include "src/04_coordinated/fifo_queue.h"
+#include "src/04_coordinated/queue/fifo_queue.h"
 #include "src/04_coordinated/queue_runner.h"
 #include "src/06_monitored/monitored_session_scope.h"
 #include "src/06_monitored/step_context.h"

@@ -30,7 +30,7 @@
 #include "src/03_hooked/stop_at_step_hook.h"
 #include "src/03_hooked/summary_saver_hook.h"
 #include "src/03_hooked/summary_writer_cache.h"
-#include "src/04_coordinated/fifo_queue.h"
+#include "src/04_coordinated/queue/fifo_queue.h"
 #include "src/06_monitored/monitored_session.h"
 #include "src/platform/errors.h"
 #include "src/platform/logging.h"
