@@ -63,7 +63,7 @@ ExecutionPlan ExecutionPlan::Build(const std::vector<Output>& feeds,
     node.output_base = plan.num_slots;
     plan.num_slots += op->num_outputs();
     for (int i = 0; i < op->num_outputs(); ++i) {
-      Output out(const_cast<Operation*>(op), i);
+      Output out = op->output(i);
       if (fed.count(out) == 0) slot_of[out] = node.output_base + i;
     }
     node.input_offset = static_cast<int>(plan.input_slots.size());

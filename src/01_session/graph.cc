@@ -121,6 +121,11 @@ std::vector<Operation*> Graph::operations() const {
   return result;
 }
 
+Operation* Graph::OperationById(int id) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return ops_[id].get();
+}
+
 int Graph::num_ops() const {
   std::lock_guard<std::mutex> lock(mu_);
   return static_cast<int>(ops_.size());

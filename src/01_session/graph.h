@@ -122,6 +122,7 @@ class Graph {
   // with its pop even when the code inside the scope throws.
   friend class NameScope;
   friend class ControlDependencies;
+  friend class Operation;  // Operation::output asks for its own handle (OperationById).
 
   // Enters the unique scope made from `name` ("" means the root); returns the scope to
   // restore.
@@ -129,6 +130,9 @@ class Graph {
   void PopNameScope(const std::string& previous);
   void PushControlDependencies(std::vector<Operation*> ops);
   void PopControlDependencies();
+
+  // The op created `id`-th: the handle this graph, its owner, hands out for it.
+  Operation* OperationById(int id) const;
 
   std::string UniqueNameLocked(const std::string& base);
   void CheckNotFinalizedLocked(const char* what) const;

@@ -157,7 +157,7 @@ std::vector<Output> Gradients(const std::vector<Output>& ys, const std::vector<O
     std::vector<Output> grad_outputs;
     bool any = false;
     for (int i = 0; i < op->num_outputs(); ++i) {
-      grad_outputs.push_back(summed(Output(const_cast<Operation*>(op), i)));
+      grad_outputs.push_back(summed(op->output(i)));
       any |= grad_outputs.back().op() != nullptr;
     }
     if (!any) continue;
