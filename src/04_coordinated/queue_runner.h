@@ -122,6 +122,10 @@ class QueueRunner {
   struct State;
   static void RunEnqueueLoop(const std::shared_ptr<State>& state, SessionInterface* session,
                              Operation* enqueue_op, Coordinator* coord);
+  // RunEnqueueLoop's two ways out other than a stop: the input ran out, or a failure.
+  static void EndOfInput(State& state, SessionInterface* session);
+  static void ReportError(State& state, SessionInterface* session, Coordinator* coord,
+                          std::exception_ptr error);
   static void CloseOnStop(const std::shared_ptr<State>& state, SessionInterface* session,
                           Coordinator* coord);
 
