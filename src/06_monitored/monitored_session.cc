@@ -149,16 +149,14 @@ std::exception_ptr MonitoredSession::RunEndHooks() {
 }
 // [mts:monitored-end-hooks-end]
 
-SingularMonitoredSession::SingularMonitoredSession(Hooks hooks, std::shared_ptr<Scaffold> scaffold,
-                                                   std::string master, std::string checkpoint_dir,
-                                                   double stop_grace_period_secs,
-                                                   std::string checkpoint_filename_with_path,
-                                                   Clock* clock)
-    : MonitoredSession(std::make_shared<ChiefSessionCreator>(
-                           std::move(scaffold), std::move(master), std::move(checkpoint_dir),
-                           std::move(checkpoint_filename_with_path), clock),
-                       std::move(hooks),
-                       MonitoredSessionOptions{stop_grace_period_secs, RecoveryOptions{}, clock},
-                       /*should_recover=*/false) {}
+SingularMonitoredSession::SingularMonitoredSession(SingularMonitoredSessionOptions options)
+    : MonitoredSession(
+          std::make_shared<ChiefSessionCreator>(
+              std::move(options.scaffold), std::move(options.master),
+              std::move(options.checkpoint_dir), std::move(options.checkpoint_filename_with_path),
+              options.clock),
+          std::move(options.hooks),
+          MonitoredSessionOptions{options.stop_grace_period_secs, RecoveryOptions{}, options.clock},
+          /*should_recover=*/false) {}
 
 }  // namespace mts
