@@ -35,6 +35,8 @@ STAGES = [
     ("03_hooked_events", "src/03_hooked/events", "03 · Event files", "/chapters/03_hooked/index"),
     ("04_coordinated", "src/04_coordinated", "04 · The CoordinatedSession",
      "/chapters/04_coordinated/index"),
+    ("04_coordinated_queue", "src/04_coordinated/queue", "04 · The FIFO queue",
+     "/chapters/04_coordinated/index"),
     ("05_recoverable", "src/05_recoverable", "05 · The RecoverableSession",
      "/chapters/05_recoverable/index"),
     ("06_monitored", "src/06_monitored", "06 · MonitoredSession and MonitoredTrainingSession",

@@ -17,6 +17,8 @@ PACKAGES=(
   doxygen graphviz python3-sphinx python3-breathe python3-myst-parser python3-sphinx-rtd-theme
   # The book's browser test (//docs:browser_test): every page loaded in headless chromium.
   chromium chromium-driver
+  # //tools:code_size_test: where each function of src/ starts and ends.
+  universal-ctags
 )
 
 missing=()

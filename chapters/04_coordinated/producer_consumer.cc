@@ -18,7 +18,7 @@
 #include "src/01_session/variables.h"
 #include "src/02_chief_worker/session_creator.h"
 #include "src/04_coordinated/coordinated_session.h"
-#include "src/04_coordinated/fifo_queue.h"
+#include "src/04_coordinated/queue/fifo_queue.h"
 #include "src/04_coordinated/queue_runner.h"
 
 namespace mts {

@@ -14,7 +14,7 @@
 #include "src/01_session/variables.h"
 #include "src/04_coordinated/coordinated_thread.h"
 #include "src/04_coordinated/coordinator.h"
-#include "src/04_coordinated/fifo_queue.h"
+#include "src/04_coordinated/queue/fifo_queue.h"
 #include "src/04_coordinated/queue_runner.h"
 
 namespace {

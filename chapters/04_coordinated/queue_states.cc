@@ -21,7 +21,7 @@
 
 #include "src/01_session/array_ops.h"
 #include "src/01_session/session.h"
-#include "src/04_coordinated/fifo_queue.h"
+#include "src/04_coordinated/queue/fifo_queue.h"
 #include "src/platform/errors.h"
 
 namespace mts {

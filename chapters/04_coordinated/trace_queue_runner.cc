@@ -32,7 +32,7 @@
 #include "src/01_session/variables.h"
 #include "src/04_coordinated/coordinator.h"
 #include "src/04_coordinated/exception_description.h"
-#include "src/04_coordinated/fifo_queue.h"
+#include "src/04_coordinated/queue/fifo_queue.h"
 #include "src/04_coordinated/queue_runner.h"
 #include "src/platform/errors.h"
 #include "tools/tracing/call_tracer.h"

@@ -96,12 +96,29 @@ void MonitoredWithCreator() {
   Expect(!LatestCheckpoint(checkpoint_dir).has_value(), "a plain MonitoredSession saved");
 }
 
+void Singular() {
+  const std::string checkpoint_dir = FreshDir();
+  Model model;
+  Operation* train_op = model.train_op;
+  // [mts:pair-singular-monitored-session]
+  SingularMonitoredSessionOptions options;  // TensorFlow's keyword arguments, as fields.
+  options.hooks = {std::make_shared<StopAtStepHook>(std::nullopt, /*last_step=*/3)};
+  options.checkpoint_dir = checkpoint_dir;  // Restored from; saved to only by a saver hook.
+  SingularMonitoredSession session(options);
+  WithMonitoredSession(session, [&](MonitoredSession& sess) {  // `with ... as sess:`
+    while (!sess.ShouldStop()) sess.Run(train_op);
+  });
+  // [mts:pair-singular-monitored-session-end]
+  Expect(!LatestCheckpoint(checkpoint_dir).has_value(), "a SingularMonitoredSession saved");
+}
+
 }  // namespace
 
 int main() {
   TrainingSession();
   StepFunction();
   MonitoredWithCreator();
+  Singular();
   if (failures == 0) std::printf("python_beside: every pair of chapter 06 works\n");
   return failures == 0 ? 0 : 1;
 }

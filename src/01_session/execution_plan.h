@@ -19,6 +19,7 @@
 #define MTS_SRC_01_SESSION_EXECUTION_PLAN_H_
 
 #include <cstdint>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -71,6 +72,16 @@ struct ExecutionPlan {
   /// planned ops are created in `resources`.
   static ExecutionPlan Build(const std::vector<Output>& feeds, const std::vector<Output>& fetches,
                              const std::vector<Operation*>& targets, ResourceMgr& resources);
+
+ private:
+  // The steps of Build, in order (execution_plan.cc).
+  using SlotMap = std::unordered_map<Output, int>;
+  void AddNode(const Operation& op, const std::unordered_set<Output>& fed, SlotMap& slot_of,
+               ResourceMgr& resources);
+  static ResourceBase* RefInputResource(const Operation& op, int i, ResourceMgr& resources);
+  std::vector<int> LastReaders() const;
+  void AddReleases(const std::vector<int>& last_reader);
+  void MarkForwardableInputs(const std::vector<int>& last_reader);
 };
 
 }  // namespace mts

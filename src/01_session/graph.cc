@@ -4,6 +4,25 @@
 
 namespace mts {
 
+namespace {
+
+// `controls` without duplicates and without the ops already reached through `inputs`:
+// such a control input adds nothing.
+std::vector<Operation*> UniqueControlInputs(const std::vector<Output>& inputs,
+                                            const std::vector<Operation*>& controls) {
+  std::vector<Operation*> unique;
+  for (Operation* c : controls) {
+    if (std::find(unique.begin(), unique.end(), c) != unique.end()) continue;
+    if (std::any_of(inputs.begin(), inputs.end(), [c](const Output& in) { return in.op() == c; })) {
+      continue;
+    }
+    unique.push_back(c);
+  }
+  return unique;
+}
+
+}  // namespace
+
 Operation* Graph::AddOperation(const std::string& type, const std::string& name,
                                std::vector<Output> inputs, AttrMap attrs,
                                std::vector<Operation*> control_inputs) {
@@ -13,6 +32,33 @@ Operation* Graph::AddOperation(const std::string& type, const std::string& name,
   // Compute the name first (without claiming it) so every error below can name the op.
   const std::string base = name.empty() ? type : name;
   const std::string scoped = name_scope_.empty() ? base : name_scope_ + "/" + base;
+  CheckInputs(def, type, scoped, inputs, control_inputs);
+  ShapeContext ctx{scoped, inputs, attrs, {}, {}};
+  def.shape_fn(ctx);  // Throws ValueError/TypeError; nothing has been changed yet.
+
+  auto op = std::unique_ptr<Operation>(new Operation);
+  op->name_ = UniqueNameLocked(base);
+  op->type_ = type;
+  op->id_ = static_cast<int>(ops_.size());
+  op->graph_ = this;
+  op->def_ = &def;
+  op->inputs_ = std::move(inputs);
+  for (const auto& scope : control_dependencies_) {
+    control_inputs.insert(control_inputs.end(), scope.begin(), scope.end());
+  }
+  op->control_inputs_ = UniqueControlInputs(op->inputs_, control_inputs);
+  op->attrs_ = std::move(attrs);
+  op->output_dtypes_ = std::move(ctx.output_dtypes);
+  op->output_shapes_ = std::move(ctx.output_shapes);
+  Operation* raw = op.get();
+  ops_by_name_[raw->name_] = raw;
+  ops_.push_back(std::move(op));
+  return raw;
+}
+
+void Graph::CheckInputs(const OpDef& def, const std::string& type, const std::string& scoped,
+                        const std::vector<Output>& inputs,
+                        const std::vector<Operation*>& control_inputs) const {
   if (def.num_inputs >= 0 && static_cast<int>(inputs.size()) != def.num_inputs) {
     throw ValueError("Op '" + scoped + "' (" + type + ") takes " + std::to_string(def.num_inputs) +
                      " inputs, got " + std::to_string(inputs.size()));
@@ -31,39 +77,6 @@ Operation* Graph::AddOperation(const std::string& type, const std::string& name,
                        "' is from another graph");
     }
   }
-  ShapeContext ctx{scoped, inputs, attrs, {}, {}};
-  def.shape_fn(ctx);  // Throws ValueError/TypeError; nothing has been changed yet.
-
-  auto op = std::unique_ptr<Operation>(new Operation);
-  op->name_ = UniqueNameLocked(base);
-  op->type_ = type;
-  op->id_ = static_cast<int>(ops_.size());
-  op->graph_ = this;
-  op->def_ = &def;
-  op->inputs_ = std::move(inputs);
-  for (const auto& scope : control_dependencies_) {
-    control_inputs.insert(control_inputs.end(), scope.begin(), scope.end());
-  }
-  // A control input already reached through data adds nothing; duplicates neither.
-  std::vector<Operation*> unique_controls;
-  for (Operation* c : control_inputs) {
-    if (std::find(unique_controls.begin(), unique_controls.end(), c) != unique_controls.end()) {
-      continue;
-    }
-    if (std::any_of(op->inputs_.begin(), op->inputs_.end(),
-                    [c](const Output& in) { return in.op() == c; })) {
-      continue;
-    }
-    unique_controls.push_back(c);
-  }
-  op->control_inputs_ = std::move(unique_controls);
-  op->attrs_ = std::move(attrs);
-  op->output_dtypes_ = std::move(ctx.output_dtypes);
-  op->output_shapes_ = std::move(ctx.output_shapes);
-  Operation* raw = op.get();
-  ops_by_name_[raw->name_] = raw;
-  ops_.push_back(std::move(op));
-  return raw;
 }
 
 Operation* Graph::FindOperation(const std::string& name) const {
@@ -119,6 +132,11 @@ std::vector<Operation*> Graph::operations() const {
   result.reserve(ops_.size());
   for (const auto& op : ops_) result.push_back(op.get());
   return result;
+}
+
+Operation* Graph::OperationById(int id) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return ops_[id].get();
 }
 
 int Graph::num_ops() const {

@@ -122,6 +122,7 @@ class Graph {
   // with its pop even when the code inside the scope throws.
   friend class NameScope;
   friend class ControlDependencies;
+  friend class Operation;  // Operation::output asks for its own handle (OperationById).
 
   // Enters the unique scope made from `name` ("" means the root); returns the scope to
   // restore.
@@ -130,18 +131,26 @@ class Graph {
   void PushControlDependencies(std::vector<Operation*> ops);
   void PopControlDependencies();
 
+  // AddOperation's checks of `inputs` (their number, that each is from this graph) and of
+  // `control_inputs`, before anything is changed. \throws ValueError naming op `scoped`.
+  void CheckInputs(const OpDef& def, const std::string& type, const std::string& scoped,
+                   const std::vector<Output>& inputs,
+                   const std::vector<Operation*>& control_inputs) const;
+  // The op created `id`-th: the handle this graph, its owner, hands out for it.
+  Operation* OperationById(int id) const;
+
   std::string UniqueNameLocked(const std::string& base);
   void CheckNotFinalizedLocked(const char* what) const;
 
   mutable std::mutex mu_;
-  std::vector<std::unique_ptr<Operation>> ops_;                 // Guarded by mu_.
-  std::unordered_map<std::string, Operation*> ops_by_name_;     // Guarded by mu_.
-  std::unordered_map<std::string, int> names_in_use_;           // Guarded by mu_.
-  std::map<std::string, std::vector<std::any>> collections_;    // Guarded by mu_.
-  std::string name_scope_;                                      // Guarded by mu_.
-  std::vector<std::vector<Operation*>> control_dependencies_;   // Guarded by mu_.
-  bool finalized_ = false;                                      // Guarded by mu_.
-  int64_t seed_ = 0;                                            // Guarded by mu_.
+  std::vector<std::unique_ptr<Operation>> ops_;                // Guarded by mu_.
+  std::unordered_map<std::string, Operation*> ops_by_name_;    // Guarded by mu_.
+  std::unordered_map<std::string, int> names_in_use_;          // Guarded by mu_.
+  std::map<std::string, std::vector<std::any>> collections_;   // Guarded by mu_.
+  std::string name_scope_;                                     // Guarded by mu_.
+  std::vector<std::vector<Operation*>> control_dependencies_;  // Guarded by mu_.
+  bool finalized_ = false;                                     // Guarded by mu_.
+  int64_t seed_ = 0;                                           // Guarded by mu_.
 };
 
 /// This thread's default graph: the innermost DefaultGraphScope's graph, or the process-wide

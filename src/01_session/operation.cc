@@ -1,6 +1,14 @@
 #include "src/01_session/operation.h"
 
+#include "src/01_session/graph.h"
+
 namespace mts {
+
+// An Output holds the non-const pointer the Graph hands out for its ops (targets, control
+// inputs and collections take that pointer). The graph owns its ops, so it is the graph
+// that turns this const op back into its handle, as a container turns a const_iterator
+// into an iterator; an Operation never changes after creation, whoever holds it.
+Output Operation::output(int i) const { return Output(graph_->OperationById(id_), i); }
 
 Graph* Output::graph() const { return op_->graph(); }
 

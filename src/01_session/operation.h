@@ -101,8 +101,10 @@ class Operation {
 
   /// The number of outputs.
   int num_outputs() const { return static_cast<int>(output_dtypes_.size()); }
-  /// The `i`-th output as a symbolic tensor.
-  Output output(int i = 0) { return Output(this, i); }
+  /// The `i`-th output as a symbolic tensor. Naming a value changes nothing, so a const op
+  /// names its outputs too: a gradient function given `const Operation& op` reads its
+  /// result as `op.output(0)` (TensorFlow: `op.outputs[0]`).
+  Output output(int i = 0) const;
   /// The dtype of output `i`.
   DataType output_dtype(int i) const { return output_dtypes_[i]; }
   /// The static shape of output `i`.

@@ -77,17 +77,11 @@ std::vector<std::exception_ptr> QueueRunner::exceptions_raised() const {
 }
 
 // [mts:enqueue-thread]
+// Runs `enqueue_op` until the coordinator stops, the input runs out or something fails.
+// Every way out counts the thread as ended exactly once.
 void QueueRunner::RunEnqueueLoop(const std::shared_ptr<State>& state, SessionInterface* session,
                                  Operation* enqueue_op, Coordinator* coord) {
   // [mts:lab 04_coordinated]
-  // Every way out of this function counts the thread as ended exactly once.
-  bool counted = false;
-  auto count_end = [&] {
-    if (counted) return;
-    counted = true;
-    std::lock_guard<std::mutex> lock(state->mu);
-    state->FinishRunLocked(session);
-  };
   std::exception_ptr error;
   try {
     while (coord == nullptr || !coord->ShouldStop()) {
@@ -95,45 +89,64 @@ void QueueRunner::RunEnqueueLoop(const std::shared_ptr<State>& state, SessionInt
         session->Run(enqueue_op);
       } catch (const OpError& e) {
         if (!state->IsQueueClosed(e.code())) throw;
-        // The input ran out. The last thread to see that closes our queue, so the consumer
-        // drains it and then meets OutOfRangeError itself. The close runs under the lock,
-        // as in TensorFlow: no new threads for this session start before it is done.
-        std::lock_guard<std::mutex> lock(state->mu);
-        counted = true;
-        if (state->FinishRunLocked(session) == 0) {
-          try {
-            session->Run(state->close_op);
-          } catch (...) {
-            // Ignored on purpose: the queue may already be closed (by the cancel op at a
-            // stop, or by the consumer), which is all this close wanted.
-          }
-        }
+        EndOfInput(*state, session);  // Counts this thread out.
         return;
       }
     }
   } catch (...) {
     error = std::current_exception();
   }
-  if (error == nullptr) {
-    count_end();  // Stopped by the coordinator.
+  if (error == nullptr) {  // Stopped by the coordinator.
+    std::lock_guard<std::mutex> lock(state->mu);
+    state->FinishRunLocked(session);
     return;
   }
+  ReportError(*state, session, coord, error);  // Counts this thread out.
+  // [mts:lab-end]
+}
+
+// The input ran out. The last thread to see that closes our queue, so the consumer drains
+// it and then meets OutOfRangeError itself. The close runs under the lock, as in
+// TensorFlow: no new threads for this session start before it is done.
+void QueueRunner::EndOfInput(State& state, SessionInterface* session) {
+  // [mts:lab 04_coordinated]
+  std::lock_guard<std::mutex> lock(state.mu);
+  if (state.FinishRunLocked(session) == 0) {
+    try {
+      session->Run(state.close_op);
+    } catch (...) {
+      // Ignored on purpose: the queue may already be closed (by the cancel op at a
+      // stop, or by the consumer), which is all this close wanted.
+    }
+  }
+  // [mts:lab-end]
+}
+
+// A failure: to the coordinator, which stops every thread and keeps it; without one, to
+// the log and exceptions_raised(), and out of the thread.
+void QueueRunner::ReportError(State& state, SessionInterface* session, Coordinator* coord,
+                              std::exception_ptr error) {
+  // [mts:lab 04_coordinated]
+  auto count_out = [&] {
+    std::lock_guard<std::mutex> lock(state.mu);
+    state.FinishRunLocked(session);
+  };
   if (coord != nullptr) {
     try {
       coord->RequestStop(error);
     } catch (...) {
-      count_end();  // RequestStop rethrows after Join; still count this thread out.
+      count_out();  // RequestStop rethrows after Join; still count this thread out.
       throw;
     }
-    count_end();
+    count_out();
     return;
   }
   MTS_LOG(ERROR) << "Exception in QueueRunner: " << ExceptionMessage(error);
   {
-    std::lock_guard<std::mutex> lock(state->mu);
-    state->exceptions_raised.push_back(error);
+    std::lock_guard<std::mutex> lock(state.mu);
+    state.exceptions_raised.push_back(error);
   }
-  count_end();
+  count_out();
   // As a Python thread re-raises it: CoordinatedThread logs it and the thread ends.
   std::rethrow_exception(error);
   // [mts:lab-end]

@@ -65,7 +65,7 @@
 #include "src/01_session/session_interface.h"
 #include "src/04_coordinated/coordinated_thread.h"
 #include "src/04_coordinated/coordinator.h"
-#include "src/04_coordinated/fifo_queue.h"
+#include "src/04_coordinated/queue/fifo_queue.h"
 
 namespace mts {
 
@@ -122,6 +122,10 @@ class QueueRunner {
   struct State;
   static void RunEnqueueLoop(const std::shared_ptr<State>& state, SessionInterface* session,
                              Operation* enqueue_op, Coordinator* coord);
+  // RunEnqueueLoop's two ways out other than a stop: the input ran out, or a failure.
+  static void EndOfInput(State& state, SessionInterface* session);
+  static void ReportError(State& state, SessionInterface* session, Coordinator* coord,
+                          std::exception_ptr error);
   static void CloseOnStop(const std::shared_ptr<State>& state, SessionInterface* session,
                           Coordinator* coord);
 

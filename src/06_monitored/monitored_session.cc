@@ -149,24 +149,24 @@ std::exception_ptr MonitoredSession::RunEndHooks() {
 }
 // [mts:monitored-end-hooks-end]
 
-SingularMonitoredSession::SingularMonitoredSession(Hooks hooks, std::shared_ptr<Scaffold> scaffold,
-                                                   std::string master, std::string checkpoint_dir,
-                                                   double stop_grace_period_secs,
-                                                   std::string checkpoint_filename_with_path,
-                                                   Clock* clock)
+namespace {
+// The chief's part of a SingularMonitoredSession's options.
+ChiefSessionCreatorOptions ChiefOptionsOf(const SingularMonitoredSessionOptions& options) {
+  ChiefSessionCreatorOptions chief;
+  chief.master = options.master;
+  chief.checkpoint_dir = options.checkpoint_dir;
+  chief.checkpoint_filename_with_path = options.checkpoint_filename_with_path;
+  chief.clock = options.clock;
+  return chief;
+}
+}  // namespace
+
+SingularMonitoredSession::SingularMonitoredSession(SingularMonitoredSessionOptions options)
     : MonitoredSession(
-          std::make_shared<ChiefSessionCreator>(std::move(scaffold),
-                                                [&] {
-                                                  ChiefSessionCreatorOptions chief;
-                                                  chief.master = std::move(master);
-                                                  chief.checkpoint_dir = std::move(checkpoint_dir);
-                                                  chief.checkpoint_filename_with_path =
-                                                      std::move(checkpoint_filename_with_path);
-                                                  chief.clock = clock;
-                                                  return chief;
-                                                }()),
-          std::move(hooks),
-          MonitoredSessionOptions{stop_grace_period_secs, RecoveryOptions{}, clock},
+          std::make_shared<ChiefSessionCreator>(std::move(options.scaffold),
+                                                ChiefOptionsOf(options)),
+          std::move(options.hooks),
+          MonitoredSessionOptions{options.stop_grace_period_secs, RecoveryOptions{}, options.clock},
           /*should_recover=*/false) {}
 
 }  // namespace mts

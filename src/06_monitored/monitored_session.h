@@ -182,18 +182,37 @@ class MonitoredSession : public SessionInterface, public RunsOwnQueueRunners {
   RecoverableSession* recoverable_ = nullptr;  // sess_ when recovering, else null.
 };
 
+// [mts:singular-monitored-session-options]
+/// The arguments of SingularMonitoredSession, named and defaulted as in TensorFlow (all but
+/// `config`: mts has no ConfigProto).
+struct SingularMonitoredSessionOptions {
+  /// The hooks, called in this order.
+  MonitoredSession::Hooks hooks;
+  /// The graph's init, ready and save pieces; null: a default Scaffold.
+  std::shared_ptr<Scaffold> scaffold;
+  /// Where the session runs: "" for this process, or a "grpc://host:port" target.
+  std::string master;
+  /// Restore the newest checkpoint found here; "" for none.
+  std::string checkpoint_dir;
+  /// How long Close waits for the coordinator's threads.
+  double stop_grace_period_secs = 120;
+  /// Restore this checkpoint instead; give it or checkpoint_dir, not both.
+  std::string checkpoint_filename_with_path;
+  /// Beyond TensorFlow: the clock of the coordinator and the session manager; null:
+  /// RealClock().
+  Clock* clock = nullptr;
+};
+// [mts:singular-monitored-session-options-end]
+
 /// A MonitoredSession without recovery, around a ChiefSessionCreator it builds itself, that
 /// also exposes the raw session (for a single machine, or for code that needs the session).
 class SingularMonitoredSession : public MonitoredSession {
  public:
-  /// Calls the hooks' Begin, then creates a session as ChiefSessionCreator(`scaffold`,
-  /// `master`, `checkpoint_dir`, `checkpoint_filename_with_path`) does.
+  /// Calls the hooks' Begin, then creates a session as a ChiefSessionCreator given the
+  /// options' `scaffold`, `master`, `checkpoint_dir` and `checkpoint_filename_with_path`
+  /// does.
   /// \throws OpError as Begin or the creation throws it: preemption errors included.
-  explicit SingularMonitoredSession(Hooks hooks = {}, std::shared_ptr<Scaffold> scaffold = nullptr,
-                                    std::string master = "", std::string checkpoint_dir = "",
-                                    double stop_grace_period_secs = 120,
-                                    std::string checkpoint_filename_with_path = "",
-                                    Clock* clock = nullptr);
+  explicit SingularMonitoredSession(SingularMonitoredSessionOptions options = {});
 
   /// The raw session (no hooks, no coordinator), or nullptr once closed.
   SessionInterface* raw_session() const { return current_raw_session(); }

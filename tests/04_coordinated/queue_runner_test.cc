@@ -16,8 +16,8 @@
 #include "src/01_session/variables.h"
 #include "src/04_coordinated/coordinated_thread.h"
 #include "src/04_coordinated/coordinator.h"
-#include "src/04_coordinated/fifo_queue.h"
-#include "src/04_coordinated/fifo_queue_resource.h"
+#include "src/04_coordinated/queue/fifo_queue.h"
+#include "src/04_coordinated/queue/fifo_queue_resource.h"
 #include "src/platform/logging.h"
 #include "tests/testing/expect_error.h"
 

@@ -20,7 +20,7 @@
 #include "src/03_hooked/events/summary_writer_cache.h"
 #include "src/03_hooked/hooks/checkpoint_saver_hook.h"
 #include "src/04_coordinated/coordinator.h"
-#include "src/04_coordinated/fifo_queue.h"
+#include "src/04_coordinated/queue/fifo_queue.h"
 #include "src/04_coordinated/queue_runner.h"
 #include "src/06_monitored/monitored_session_scope.h"
 #include "src/06_monitored/step_context.h"
@@ -423,7 +423,9 @@ TEST_F(MonitoredSessionTest, ScopeRaisesIfTheBodyClosedTheSession) {
 class SingularMonitoredSessionTest : public MonitoredSessionTest {};
 
 TEST_F(SingularMonitoredSessionTest, PreemptionPropagates) {
-  SingularMonitoredSession session({first_});
+  SingularMonitoredSessionOptions session_options;
+  session_options.hooks = {first_};
+  SingularMonitoredSession session(session_options);
   ASSERT_NE(session.raw_session(), nullptr);
   EXPECT_EQ(session.raw_session(), first_->sessions.back());
   EXPECT_EQ(Step(session), 1);
@@ -440,11 +442,18 @@ TEST_F(SingularMonitoredSessionTest, RestoresFromCheckpointDir) {
   saving.scaffold = scaffold_;
   auto saver_hook = std::make_shared<CheckpointSaverHook>(checkpoint_dir_, saving);
   {
-    SingularMonitoredSession session({saver_hook}, scaffold_, "", checkpoint_dir_);
+    SingularMonitoredSessionOptions session_options;
+    session_options.hooks = {saver_hook};
+    session_options.scaffold = scaffold_;
+    session_options.checkpoint_dir = checkpoint_dir_;
+    SingularMonitoredSession session(session_options);
     for (int i = 0; i < 3; ++i) Step(session);
     session.Close();  // End saves the final checkpoint at step 3.
   }
-  SingularMonitoredSession session({}, scaffold_, "", checkpoint_dir_);
+  SingularMonitoredSessionOptions session_options;
+  session_options.scaffold = scaffold_;
+  session_options.checkpoint_dir = checkpoint_dir_;
+  SingularMonitoredSession session(session_options);
   EXPECT_EQ(Step(session), 4);
   session.Close();
 }

@@ -17,8 +17,8 @@
 
 #include "benchmark/benchmark.h"
 #include "src/01_session/array_ops.h"
-#include "src/04_coordinated/fifo_queue.h"
-#include "src/04_coordinated/fifo_queue_resource.h"
+#include "src/04_coordinated/queue/fifo_queue.h"
+#include "src/04_coordinated/queue/fifo_queue_resource.h"
 #include "src/04_coordinated/queue_runner.h"
 #include "src/platform/file_system.h"
 #include "tests/benchmarks/compare.h"

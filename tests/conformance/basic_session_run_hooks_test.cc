@@ -30,7 +30,7 @@
 #include "src/03_hooked/hooks/step_counter_hook.h"
 #include "src/03_hooked/hooks/stop_at_step_hook.h"
 #include "src/03_hooked/hooks/summary_saver_hook.h"
-#include "src/04_coordinated/fifo_queue.h"
+#include "src/04_coordinated/queue/fifo_queue.h"
 #include "src/06_monitored/monitored_session.h"
 #include "src/platform/errors.h"
 #include "src/platform/logging.h"
@@ -423,7 +423,11 @@ TEST_F(CheckpointSaverHookTest, test_listener_with_monitored_session) {
   auto hook = MakeHook(options);
   int64_t step = 0;
   {
-    SingularMonitoredSession session({hook}, scaffold_, "", model_dir_);
+    SingularMonitoredSessionOptions session_options;
+    session_options.hooks = {hook};
+    session_options.scaffold = scaffold_;
+    session_options.checkpoint_dir = model_dir_;
+    SingularMonitoredSession session(session_options);
     session.Run(train_op_);
     session.Run(train_op_);
     step = session.raw_session()->Run(global_step_.value()).scalar<int64_t>();
@@ -440,7 +444,11 @@ TEST_F(CheckpointSaverHookTest, test_listener_stops_training_in_after_save) {
   CheckpointSaverHookOptions options;
   options.save_steps = 1;
   options.listeners = {listener};
-  SingularMonitoredSession session({MakeHook(options)}, scaffold_, "", model_dir_);
+  SingularMonitoredSessionOptions session_options;
+  session_options.hooks = {MakeHook(options)};
+  session_options.scaffold = scaffold_;
+  session_options.checkpoint_dir = model_dir_;
+  SingularMonitoredSession session(session_options);
   session.Run(train_op_);
   EXPECT_FALSE(session.ShouldStop());
   session.Run(train_op_);
@@ -468,7 +476,10 @@ void CheckListenersWithDefaultSaver(int num_listeners) {
     Variable global_step = GetOrCreateGlobalStep();
     Output train_op = IncrementGlobalStep(1);
     auto hook = std::make_shared<CheckpointSaverHook>(model_dir, options);
-    SingularMonitoredSession session({hook}, nullptr, "", model_dir);
+    SingularMonitoredSessionOptions session_options;
+    session_options.hooks = {hook};
+    session_options.checkpoint_dir = model_dir;
+    SingularMonitoredSession session(session_options);
     session.Run(train_op);
     session.Run(train_op);
     EXPECT_EQ(session.raw_session()->Run(global_step.value()).scalar<int64_t>(), 2);
@@ -482,7 +493,9 @@ void CheckListenersWithDefaultSaver(int num_listeners) {
   Graph graph;
   DefaultGraphScope as_default(graph);
   Variable global_step = GetOrCreateGlobalStep();
-  SingularMonitoredSession restored({}, nullptr, "", model_dir);
+  SingularMonitoredSessionOptions session_options;
+  session_options.checkpoint_dir = model_dir;
+  SingularMonitoredSession restored(session_options);
   EXPECT_EQ(restored.Run(global_step.value()).scalar<int64_t>(), 2);
   restored.Close();
   SummaryWriterCache::Clear();
@@ -950,14 +963,18 @@ TEST_F(ProfilerHookTest, test_raise_in_none_secs_and_steps) {
 }
 
 TEST_F(ProfilerHookTest, test_save_secs_does_not_save_in_first_step) {
-  SingularMonitoredSession session({MakeHook(std::nullopt, 2.0)});
+  SingularMonitoredSessionOptions session_options;
+  session_options.hooks = {MakeHook(std::nullopt, 2.0)};
+  SingularMonitoredSession session(session_options);
   session.Run(train_op_);
   EXPECT_EQ(CountTimelineFiles(), 0);
   session.Close();
 }
 
 TEST_F(ProfilerHookTest, test_save_secs_saves_periodically) {
-  SingularMonitoredSession session({MakeHook(std::nullopt, 2.0)});
+  SingularMonitoredSessionOptions session_options;
+  session_options.hooks = {MakeHook(std::nullopt, 2.0)};
+  SingularMonitoredSession session(session_options);
   session.Run(train_op_);  // Not saved.
   EXPECT_EQ(CountTimelineFiles(), 0);
   clock_.Advance(5 * kSec / 2);  // 2.5 s.
@@ -975,14 +992,18 @@ TEST_F(ProfilerHookTest, test_save_secs_saves_periodically) {
 }
 
 TEST_F(ProfilerHookTest, test_save_steps_does_not_save_in_first_step) {
-  SingularMonitoredSession session({MakeHook(1, std::nullopt)});
+  SingularMonitoredSessionOptions session_options;
+  session_options.hooks = {MakeHook(1, std::nullopt)};
+  SingularMonitoredSession session(session_options);
   session.Run(train_op_);
   EXPECT_EQ(CountTimelineFiles(), 0);
   session.Close();
 }
 
 TEST_F(ProfilerHookTest, test_save_steps_saves_periodically) {
-  SingularMonitoredSession session({MakeHook(2, std::nullopt)});
+  SingularMonitoredSessionOptions session_options;
+  session_options.hooks = {MakeHook(2, std::nullopt)};
+  SingularMonitoredSession session(session_options);
   EXPECT_EQ(CountTimelineFiles(), 0);
   const int expected[] = {0, 1, 1, 2, 2};
   for (int files : expected) {
@@ -996,7 +1017,9 @@ TEST_F(ProfilerHookTest, test_save_steps_saves_periodically) {
 // every step is traced except the first, which only arms the timer.
 TEST_F(ProfilerHookTest, test_run_metadata_saves) {
   {
-    SingularMonitoredSession session({MakeHook(1, std::nullopt)});
+    SingularMonitoredSessionOptions session_options;
+    session_options.hooks = {MakeHook(1, std::nullopt)};
+    SingularMonitoredSession session(session_options);
     session.Run(train_op_);  // Not saved.
     session.Run(train_op_);  // Saved.
     session.Close();

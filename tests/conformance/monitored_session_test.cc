@@ -1049,24 +1049,32 @@ class RaiseAbortedHook : public SessionRunHook {
 
 TEST_F(SingularMonitoredSessionTest, test_do_not_handle_aborted_error) {
   {
-    SingularMonitoredSession session({std::make_shared<RaiseAbortedHook>()});
+    SingularMonitoredSessionOptions session_options;
+    session_options.hooks = {std::make_shared<RaiseAbortedHook>()};
+    SingularMonitoredSession session(session_options);
     EXPECT_THROW(session.Run(gstep_.value()), AbortedError);
     session.CloseAfterError();
   }
-  SingularMonitoredSession session({std::make_shared<RaiseAbortedHook>()});
+  SingularMonitoredSessionOptions session_options;
+  session_options.hooks = {std::make_shared<RaiseAbortedHook>()};
+  SingularMonitoredSession session(session_options);
   EXPECT_THROW(WithMonitoredSession(session, [&](MonitoredSession& s) { s.Run(gstep_.value()); }),
                AbortedError);
 }
 
 TEST_F(SingularMonitoredSessionTest, test_exit_cleanly_on_out_of_range_exception) {
   auto hook = std::make_shared<RaiseOnceAtCountN>(2, [] { throw OutOfRangeError("EOI"); });
-  SingularMonitoredSession session({hook});
+  SingularMonitoredSessionOptions session_options;
+  session_options.hooks = {hook};
+  SingularMonitoredSession session(session_options);
   CheckCleanExit(session, gstep_.value(), do_step_);
 }
 
 TEST_F(SingularMonitoredSessionTest, test_regular_exception_reported_to_coord_pass_through_run) {
   auto hook = std::make_shared<FakeHook>();
-  SingularMonitoredSession session({hook});
+  SingularMonitoredSessionOptions session_options;
+  session_options.hooks = {hook};
+  SingularMonitoredSession session(session_options);
   bool run_performed_without_error = false;
   EXPECT_THAT(
       [&] {

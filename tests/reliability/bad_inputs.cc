@@ -45,7 +45,7 @@
 #include "src/04_coordinated/coordinated_session.h"
 #include "src/04_coordinated/coordinated_thread.h"
 #include "src/04_coordinated/coordinator.h"
-#include "src/04_coordinated/fifo_queue.h"
+#include "src/04_coordinated/queue/fifo_queue.h"
 #include "src/04_coordinated/queue_runner.h"
 #include "src/05_recoverable/recoverable_session.h"
 #include "src/platform/errors.h"

@@ -286,7 +286,10 @@ void AppendMonitoredSetupRows(std::vector<BadInput>& rows) {
       [] {
         const std::string dir = DirWithCheckpoint("singular_both_paths");
         TrainableModel model;
-        SingularMonitoredSession({}, nullptr, "", dir, 120, JoinPath(dir, "model.ckpt-1"));
+        SingularMonitoredSessionOptions options;
+        options.checkpoint_dir = dir;
+        options.checkpoint_filename_with_path = JoinPath(dir, "model.ckpt-1");
+        SingularMonitoredSession session(options);
       },
       StartingCheckpointIntact("singular_both_paths")));
 }

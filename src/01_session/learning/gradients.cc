@@ -113,6 +113,60 @@ std::unordered_set<const Operation*> OpsBetween(const std::vector<Output>& xs,
   return between;
 }
 
+// [mts:gradients-summed]
+// The sum of the contributions `t` has received (one AddN, built the first time it is
+// asked for and then kept in their place), or a null Output if none has arrived.
+Output Summed(std::unordered_map<Output, std::vector<Output>>& contributions, const Output& t) {
+  // [mts:lab 01_learning]
+  auto it = contributions.find(t);
+  if (it == contributions.end() || it->second.empty()) return Output();
+  if (it->second.size() > 1) it->second = {AddN(it->second)};
+  return it->second.front();
+  // [mts:lab-end]
+}
+// [mts:gradients-summed-end]
+
+// [mts:backprop-through]
+// One step of the walk back: the summed gradients of `op`'s outputs go through its
+// gradient function, under the name scope "<op>_grad", and what comes out is filed as
+// contributions to those of its inputs that lie `between` the xs and the ys.
+void BackpropThrough(Graph& g, const Operation& op,
+                     const std::unordered_set<const Operation*>& between,
+                     std::unordered_map<Output, std::vector<Output>>& contributions) {
+  // [mts:lab 01_learning]
+  std::vector<Output> grad_outputs;
+  bool any = false;
+  for (int i = 0; i < op.num_outputs(); ++i) {
+    grad_outputs.push_back(Summed(contributions, op.output(i)));
+    any |= grad_outputs.back().op() != nullptr;
+  }
+  if (!any) return;
+  // An op none of whose inputs lies between the xs and ys (an x itself, such as a
+  // variable's read) needs no gradient function: nothing upstream wants its result.
+  bool feeds_back = false;
+  for (const Output& in : op.inputs()) feeds_back |= between.count(in.op()) > 0;
+  if (!feeds_back) return;
+  auto fn = GradientTable().find(op.type());
+  if (fn == GradientTable().end()) {
+    throw ValueError("No gradient defined for operation '" + op.name() + "' (op type: " +
+                     op.type() + ")");
+  }
+  if (fn->second == nullptr) return;  // NotDifferentiable: the gradient stops here.
+  std::vector<Output> grad_inputs;
+  {
+    NameScope op_scope(g, op.name() + "_grad");
+    grad_inputs = fn->second(op, grad_outputs);
+  }
+  for (int i = 0; i < op.num_inputs(); ++i) {
+    const Output& in = op.input(i);
+    if (grad_inputs[i].op() != nullptr && between.count(in.op()) > 0) {
+      contributions[in].push_back(grad_inputs[i]);
+    }
+  }
+  // [mts:lab-end]
+}
+// [mts:backprop-through-end]
+
 }  // namespace
 
 GradientRegistration::GradientRegistration(const std::string& op_type, GradFn fn) {
@@ -138,55 +192,16 @@ std::vector<Output> Gradients(const std::vector<Output>& ys, const std::vector<O
   for (size_t i = 0; i < ys.size(); ++i) {
     contributions[ys[i]].push_back(i < grad_ys.size() ? grad_ys[i] : OnesLike(ys[i]));
   }
-  auto summed = [&](const Output& t) -> Output {
-    auto it = contributions.find(t);
-    if (it == contributions.end() || it->second.empty()) return Output();
-    if (it->second.size() > 1) it->second = {AddN(it->second)};
-    return it->second.front();
-  };
 
   const std::unordered_set<const Operation*> between = OpsBetween(xs, ys);
-  std::unordered_set<const Operation*> is_x;
-  for (const Output& x : xs) is_x.insert(x.op());
-
   // Reverse creation order: every consumer of an op is handled before the op itself.
   std::vector<const Operation*> order(between.begin(), between.end());
   std::sort(order.begin(), order.end(),
             [](const Operation* a, const Operation* b) { return a->id() > b->id(); });
-  for (const Operation* op : order) {
-    std::vector<Output> grad_outputs;
-    bool any = false;
-    for (int i = 0; i < op->num_outputs(); ++i) {
-      grad_outputs.push_back(summed(Output(const_cast<Operation*>(op), i)));
-      any |= grad_outputs.back().op() != nullptr;
-    }
-    if (!any) continue;
-    // An op none of whose inputs lies between the xs and ys (an x itself, such as a
-    // variable's read) needs no gradient function: nothing upstream wants its result.
-    bool feeds_back = false;
-    for (const Output& in : op->inputs()) feeds_back |= between.count(in.op()) > 0;
-    if (!feeds_back) continue;
-    auto fn = GradientTable().find(op->type());
-    if (fn == GradientTable().end()) {
-      throw ValueError("No gradient defined for operation '" + op->name() + "' (op type: " +
-                       op->type() + ")");
-    }
-    if (fn->second == nullptr) continue;  // NotDifferentiable: the gradient stops here.
-    std::vector<Output> grad_inputs;
-    {
-      NameScope op_scope(g, op->name() + "_grad");
-      grad_inputs = fn->second(*op, grad_outputs);
-    }
-    for (int i = 0; i < op->num_inputs(); ++i) {
-      const Output& in = op->input(i);
-      if (grad_inputs[i].op() != nullptr && between.count(in.op()) > 0) {
-        contributions[in].push_back(grad_inputs[i]);
-      }
-    }
-  }
+  for (const Operation* op : order) BackpropThrough(g, *op, between, contributions);
 
   std::vector<Output> result;
-  for (const Output& x : xs) result.push_back(summed(x));
+  for (const Output& x : xs) result.push_back(Summed(contributions, x));
   return result;
   // [mts:lab-end]
 }

@@ -164,7 +164,7 @@ const NotDifferentiable scale_rows_nd("ScaleRows");
 
 std::vector<Output> CrossEntropyGrad(const Operation& op, const std::vector<Output>& grads) {
   if (grads[0].op() == nullptr) return {Output(), Output()};
-  Output backprop(const_cast<Operation*>(&op), 1);
+  Output backprop = op.output(1);
   Output logits_grad =
       op.graph()->AddOperation("ScaleRows", "ScaleRows", {grads[0], backprop})->output(0);
   return {Output(), logits_grad};  // No gradient for the labels.

@@ -129,7 +129,7 @@ std::vector<Output> ReductionGrad(const char* kind, const Operation& op,
                 {"has_axis", op.HasAttr("axis")},
                 {"axis", op.HasAttr("axis") ? op.attr<int64_t>("axis") : int64_t{0}}};
   Output x = op.input(0);
-  Output y = Output(const_cast<Operation*>(&op), 0);
+  Output y = op.output(0);
   return {x.graph()->AddOperation("ReductionGrad", "ReductionGrad", {grads[0], x, y}, attrs)
               ->output(0)};
 }
@@ -168,11 +168,11 @@ Grads SquareGrad(const Operation& op, const Grads& g) {
   return {Mul(g[0], Mul(ScalarLike(op.input(0), 2.0), op.input(0)))};
 }
 Grads SqrtGrad(const Operation& op, const Grads& g) {
-  Output y(const_cast<Operation*>(&op), 0);
+  Output y = op.output(0);
   return {Div(Mul(g[0], ScalarLike(y, 0.5)), y)};  // d sqrt(x) = 1 / (2 sqrt(x)).
 }
 Grads ExpGrad(const Operation& op, const Grads& g) {
-  return {Mul(g[0], Output(const_cast<Operation*>(&op), 0))};  // d e^x = e^x.
+  return {Mul(g[0], op.output(0))};  // d e^x = e^x.
 }
 Grads LogGrad(const Operation& op, const Grads& g) { return {Div(g[0], op.input(0))}; }
 

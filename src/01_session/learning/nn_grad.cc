@@ -90,7 +90,7 @@ const NotDifferentiable softmax_grad_nd("SoftmaxGrad");
 // The gradient of activation `type`: its fused grad op on (y, g).
 template <const char* kGradType>
 std::vector<Output> ActivationGrad(const Operation& op, const std::vector<Output>& grads) {
-  Output y(const_cast<Operation*>(&op), 0);
+  Output y = op.output(0);
   return {op.graph()->AddOperation(kGradType, kGradType, {y, grads[0]})->output(0)};
 }
 constexpr char kReluGrad[] = "ReluGrad";

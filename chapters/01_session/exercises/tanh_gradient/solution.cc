@@ -11,7 +11,7 @@ std::vector<Output> TanhExGrad(const Operation& op, const std::vector<Output>& g
   // d tanh(x) / dx = 1 - tanh(x)^2 = 1 - y^2: the output is all we need, no second tanh.
   // Ordinary ops, each with a gradient of its own, so the result can be differentiated
   // again (stage 01's fused TanhGrad cannot).
-  Output y(const_cast<Operation*>(&op), 0);
+  Output y = op.output(0);
   return {Mul(grad_outputs[0], Sub(OnesLike(y), Square(y)))};
 }
 

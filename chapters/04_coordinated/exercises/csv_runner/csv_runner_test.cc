@@ -18,7 +18,7 @@
 #include "src/platform/errors.h"
 #include "src/01_session/session.h"
 #include "src/04_coordinated/coordinated_thread.h"
-#include "src/04_coordinated/fifo_queue.h"
+#include "src/04_coordinated/queue/fifo_queue.h"
 #include "tests/testing/expect_error.h"
 
 namespace mts {

@@ -1,4 +1,4 @@
-#include "src/04_coordinated/fifo_queue_resource.h"
+#include "src/04_coordinated/queue/fifo_queue_resource.h"
 
 #include <algorithm>
 #include <utility>

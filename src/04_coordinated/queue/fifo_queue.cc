@@ -1,9 +1,9 @@
-#include "src/04_coordinated/fifo_queue.h"
+#include "src/04_coordinated/queue/fifo_queue.h"
 
 #include <utility>
 
 #include "src/01_session/op_kernel_context.h"
-#include "src/04_coordinated/fifo_queue_resource.h"
+#include "src/04_coordinated/queue/fifo_queue_resource.h"
 
 namespace mts {
 

@@ -1,7 +1,7 @@
 // FIFOQueue: order, capacity, stacking, the closed queue's errors, and how every blocked op
 // is woken: by room, by an element, by a close, by the session closing. Threads that must be
 // blocked before the test goes on are awaited through FIFOQueueResource's seam, never slept on.
-#include "src/04_coordinated/fifo_queue.h"
+#include "src/04_coordinated/queue/fifo_queue.h"
 
 #include <future>
 #include <string>
@@ -11,7 +11,7 @@
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/session.h"
-#include "src/04_coordinated/fifo_queue_resource.h"
+#include "src/04_coordinated/queue/fifo_queue_resource.h"
 #include "tests/testing/expect_error.h"
 #include "tests/testing/fake_clock.h"
 

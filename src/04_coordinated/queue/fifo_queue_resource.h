@@ -31,8 +31,8 @@
 // TensorFlow: QueueBase and FIFOQueue (tensorflow/core/kernels/queue_base.h,
 // fifo_queue.h), whose lines of "attempts" run callbacks; here blocked threads wait on
 // condition variables instead.
-#ifndef MTS_SRC_04_COORDINATED_FIFO_QUEUE_RESOURCE_H_
-#define MTS_SRC_04_COORDINATED_FIFO_QUEUE_RESOURCE_H_
+#ifndef MTS_SRC_04_COORDINATED_QUEUE_FIFO_QUEUE_RESOURCE_H_
+#define MTS_SRC_04_COORDINATED_QUEUE_FIFO_QUEUE_RESOURCE_H_
 
 #include <condition_variable>
 #include <cstdint>
@@ -188,4 +188,4 @@ class FIFOQueueResource : public ResourceBase {
 
 }  // namespace mts
 
-#endif  // MTS_SRC_04_COORDINATED_FIFO_QUEUE_RESOURCE_H_
+#endif  // MTS_SRC_04_COORDINATED_QUEUE_FIFO_QUEUE_RESOURCE_H_

@@ -38,8 +38,8 @@
 // TensorFlow: tf.FIFOQueue and tf.QueueBase (tensorflow/python/ops/data_flow_ops.py); the
 // ops are FIFOQueueV2, QueueEnqueueV2, QueueEnqueueManyV2, QueueDequeueV2,
 // QueueDequeueManyV2, QueueCloseV2 and QueueSizeV2, as there.
-#ifndef MTS_SRC_04_COORDINATED_FIFO_QUEUE_H_
-#define MTS_SRC_04_COORDINATED_FIFO_QUEUE_H_
+#ifndef MTS_SRC_04_COORDINATED_QUEUE_FIFO_QUEUE_H_
+#define MTS_SRC_04_COORDINATED_QUEUE_FIFO_QUEUE_H_
 
 #include <cstdint>
 #include <string>
@@ -122,4 +122,4 @@ Queue FIFOQueue(int64_t capacity, const std::vector<DataType>& dtypes,
 
 }  // namespace mts
 
-#endif  // MTS_SRC_04_COORDINATED_FIFO_QUEUE_H_
+#endif  // MTS_SRC_04_COORDINATED_QUEUE_FIFO_QUEUE_H_
