@@ -167,20 +167,28 @@ class LabGrade:
         return out
 
 
+def required_labs(table, chosen):
+    """The labs whose own groups grading `chosen` runs: the chosen labs, the labs they need
+    (to say whether those are written) and the later labs their groups wait for."""
+    required = set()
+    for lab in chosen:
+        required.add(lab["name"])
+        required.update(prerequisites(lab, table))
+        for group in lab["groups"]:
+            required.update(later_needs(lab, group, table))
+    return required
+
+
 def grade_labs(table, chosen, run):
     """Applies the scoring rule: (a LabGrade per chosen lab, {lab name: written} for every
     lab whose own groups were run).
 
     `run(group)` returns the group's GroupResult (the caller may cache runs of the same test
-    and filter). The own groups of the chosen labs, and of every later lab their groups
-    need, are run first, in book order, to learn which labs are written; then each waiting
-    group of a chosen lab runs only if every later lab it needs is written.
+    and filter). The own groups of the required labs (required_labs) are run first, in book
+    order, to learn which labs are written; then each waiting group of a chosen lab runs
+    only if every later lab it needs is written.
     """
-    names = [lab["name"] for lab in chosen]
-    required = set(names)
-    for lab in chosen:
-        for group in lab["groups"]:
-            required.update(later_needs(lab, group, table))
+    required = required_labs(table, chosen)
     own_results = {}
     written = {}
     for lab in table:
@@ -219,7 +227,8 @@ def stack_lines(table, written, grades=None):
             state = "not yet written"
         grade = by_name.get(name)
         points = "  %d/%d" % (grade.score, grade.max_score) if grade else ""
-        lines.append("  %-16s %-52s %s%s" % (name, lab["title"][:52], state, points))
+        title = lab["title"] if len(lab["title"]) <= 48 else lab["title"][:45] + "..."
+        lines.append("  %-16s %-48s  %s%s" % (name, title, state, points))
     return lines
 
 
