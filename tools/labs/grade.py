@@ -52,6 +52,8 @@ import labs as labs_lib  # noqa: E402
 
 CRASH_REPORT_TARGET = "//tools/labs:libcrash_report.so"
 MESSAGE_LINES = 40  # Of one failure, shown in the scorecard (the reports keep all of it).
+# What a starter throws (make_starter.py): "lab NAME: Function is yours to write; see PAGE".
+STARTER = re.compile(r"lab \w+: \S+ is yours to write; see [\w/.]+")
 # gcc's and clang's "file:line:column: error: message" (and "fatal error").
 COMPILER_ERROR = re.compile(r"^(\S+?):(\d+):(?:(\d+):)? (?:fatal )?error: (.*)$")
 
@@ -183,6 +185,8 @@ def print_lab(grade, table, written, outcome, define):
     if needs:
         print("needs: " + ", ".join("%s (%s)" % (n, "written" if written.get(n) else
                                                  "not yet written") for n in needs))
+        if not all(written.get(n) for n in needs):
+            print("       (this lab's tests run on the labs it needs: write those first)")
     shown_build_error = False
     for row in grade.rows:
         group = row.group
@@ -206,6 +210,9 @@ def print_lab(grade, table, written, outcome, define):
             first = result.failed[0]
             print("    first failure: %s" % first)
             message = result.messages.get(first, "").splitlines() or ["failed"]
+            starter = STARTER.search(result.messages.get(first, ""))
+            if starter:  # A starter's throw says all there is to say.
+                message = ["stopped in a starter: " + starter.group(0)]
             for line in message[:MESSAGE_LINES]:
                 print("      " + line)
             if len(message) > MESSAGE_LINES:

@@ -137,10 +137,11 @@ class GroupGrade:
 class LabGrade:
     """A lab's scorecard: its rows, whether it is written, its counted score and maximum."""
 
-    def __init__(self, lab, rows, written):
+    def __init__(self, lab, rows, written, order):
         self.lab = lab
         self.rows = rows
         self.written = written
+        self.order = order  # the labs' names in book order
 
     @property
     def score(self):
@@ -160,11 +161,9 @@ class LabGrade:
         return sum(g["points"] for g in self.lab["groups"])
 
     def waiting_for(self):
-        """The later labs the waiting rows wait for, in the order they are first named."""
-        out = []
-        for row in self.rows:
-            out.extend(name for name in row.waiting_for if name not in out)
-        return out
+        """The later labs the waiting rows wait for, in book order."""
+        waited = {name for row in self.rows for name in row.waiting_for}
+        return [name for name in self.order if name in waited]
 
 
 def required_labs(table, chosen):
@@ -208,7 +207,7 @@ def grade_labs(table, chosen, run):
                 continue
             unwritten = [name for name in later if not written.get(name)]
             rows.append(GroupGrade(group, None if unwritten else run(group), unwritten))
-        grades.append(LabGrade(lab, rows, written[lab["name"]]))
+        grades.append(LabGrade(lab, rows, written[lab["name"]], [l["name"] for l in table]))
     return grades, written
 
 
