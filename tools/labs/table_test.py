@@ -14,7 +14,8 @@
   4. Each lab page starts with the labs it needs and the labs some of its groups wait for,
      as labs.py derives them from the table: a line `**Needs:** ...` near the top, whose
      lab names before `**Waits for:**` are the prerequisites and after it the waited-for;
-     and its table of groups has the table's groups, points, and when each counts.
+     and its table of groups has the table's groups, points, and when each counts, and
+     its *How this lab is scored* gives the lab's own and full points.
 """
 
 import os
@@ -144,6 +145,16 @@ def check_group_tables(table, root, problems):
             problems.append("%s: the table's groups are %s; labs.bzl has %s" % (
                 lab["page"], [r[0] for r in rows], [g["name"] for g in lab["groups"]]))
             continue
+        own = sum(g["points"] for g in labs_lib.own_groups(lab, table))
+        full = sum(g["points"] for g in lab["groups"])
+        said = re.search(r"scores (\d+)/(\d+) as soon as its own groups pass, (\d+)/(\d+) once",
+                         " ".join(text.split())) or re.search(
+                             r"the lab scores (\d+)/(\d+) when they all pass", " ".join(text.split()))
+        expected = [own, own, full, full] if own != full else [full, full]
+        if not said or [int(n) for n in said.groups()] != expected:
+            problems.append("%s: *How this lab is scored* should say it scores %s" % (
+                lab["page"], "%d/%d as soon as its own groups pass, %d/%d once the labs above "
+                "are written" % (own, own, full, full) if own != full else "%d/%d" % (full, full)))
         for row, group in zip(rows, lab["groups"]):
             later = labs_lib.later_needs(lab, group, table)
             if len(row) < 4 or row[2] != str(group["points"]) or sorted(
