@@ -290,13 +290,15 @@ def help_epilog(table):
     lines = ["the labs, in the order they are written (book order):", ""]
     for lab in table:
         points = sum(g["points"] for g in lab["groups"])
+        own = sum(g["points"] for g in labs_lib.own_groups(lab, table))
         lines.append("  %-16s %3d points  %s (%s)" % (lab["name"], points, lab["title"],
                                                        lab["page"]))
         needs = labs_lib.prerequisites(lab, table)
         waits = labs_lib.waits_for(lab, table)
         lines.append("  %-16s             needs: %s" % ("", ", ".join(needs) or "no other lab"))
         if waits:
-            lines.append("  %-16s             some groups wait for: %s" % ("", ", ".join(waits)))
+            lines.append("  %-16s             %d points its own; %d in groups that wait for: %s"
+                         % ("", own, points - own, ", ".join(waits)))
     lines += ["", labs_lib.SCORING_RULE, "",
               "Every group, its test, filter and points: tools/labs/labs.bzl."]
     return "\n".join(lines)

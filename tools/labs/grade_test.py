@@ -242,7 +242,7 @@ class GradeMainTest(unittest.TestCase):
         self.assertRegex(out, r"01_first +100 points +the first lab")
         self.assertRegex(out, r"02_second +100 points +the second lab")
         self.assertIn("needs: 01_first", out)
-        self.assertIn("some groups wait for: 02_second", out)
+        self.assertIn("80 points its own; 20 in groups that wait for: 02_second", out)
         self.assertIn("How a lab is scored", out)
 
     def test_an_unknown_lab_is_refused(self):
