@@ -120,21 +120,21 @@ class RunGroupTest(unittest.TestCase):
         for case in ("Fake.RecursesForever", "Fake.RecursesInAThread"):
             result = self.run_case(case)
             self.assertEqual([case], result.failed)
-            self.assertIn("killed by SIGSEGV: a stack overflow", result.note)
-            self.assertIn("in " + case, result.note)
+            self.assertEqual("killed by SIGSEGV (a stack overflow) in " + case, result.note)
+            self.assertIn("killed by SIGSEGV: a stack overflow: the fault is at the end of "
+                          "the stack", result.messages[case])
 
     def test_a_null_pointer_is_not_called_a_stack_overflow(self):
         result = self.run_case("Fake.WritesThroughNull")
-        self.assertIn("killed by SIGSEGV: a bad memory access at 0x0000000000000000",
-                      result.note)
-        self.assertNotIn("stack overflow", result.note)
-        self.assertIn("in Fake.WritesThroughNull", result.note)
+        self.assertEqual("killed by SIGSEGV in Fake.WritesThroughNull", result.note)
+        message = result.messages["Fake.WritesThroughNull"]
+        self.assertIn("killed by SIGSEGV: a bad memory access at 0x0000000000000000", message)
+        self.assertNotIn("stack overflow", message)
 
     def test_without_the_reporter_a_segfault_may_be_an_overflow(self):
         result = self.run_case("Fake.RecursesForever", reporter=False)
-        self.assertIn("killed by SIGSEGV", result.note)
-        self.assertIn("may be a stack overflow", result.note)
-        self.assertIn("in Fake.RecursesForever", result.note)
+        self.assertEqual("killed by SIGSEGV in Fake.RecursesForever", result.note)
+        self.assertIn("may be a stack overflow", result.messages["Fake.RecursesForever"])
 
     def test_cases_before_a_crash_count_and_those_after_say_why_not(self):
         result = self.run_case("Fake.Passes:Fake.WritesThroughNull:Fake.RecursesInAThread")

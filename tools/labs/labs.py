@@ -292,21 +292,23 @@ def _signal_name(number):
 
 
 def _crash_note(code, out):
-    """How a binary killed by a signal died, in a student's words."""
+    """How a binary killed by a signal died, in a student's words: (a short note for the
+    group's line, the whole explanation for the case)."""
     name = _signal_name(-code)
-    note = "killed by %s" % name
     reports = [l[len(CRASH_REPORT_PREFIX):].strip() for l in out.splitlines()
                if l.startswith(CRASH_REPORT_PREFIX)]
     if reports:
-        note += ": " + reports[-1]
-    elif -code == signal.SIGSEGV:
-        note += (": a bad memory access (a null, dangling or out-of-range pointer); if the "
-                 "case recurses deeply, it may be a stack overflow")
-    elif -code == signal.SIGABRT:
-        what = [l.strip() for l in out.splitlines() if l.strip().startswith("what():")]
-        if what:
-            note += " (an exception escaped: %s)" % what[-1]
-    return note
+        short = "killed by %s%s" % (name, " (a stack overflow)"
+                                    if reports[-1].startswith("a stack overflow") else "")
+        return short, "killed by %s: %s" % (name, reports[-1])
+    if -code == signal.SIGSEGV:
+        return "killed by " + name, (
+            "killed by %s: a bad memory access (a null, dangling or out-of-range pointer); if "
+            "the case recurses deeply, it may be a stack overflow" % name)
+    what = [l.strip() for l in out.splitlines() if l.strip().startswith("what():")]
+    if -code == signal.SIGABRT and what:
+        return "killed by " + name, "killed by %s: an exception escaped (%s)" % (name, what[-1])
+    return "killed by " + name, "killed by " + name
 
 
 def _cases_from_report(report):
@@ -354,13 +356,14 @@ def run_group(group, binary, srcdir, preload=None, timeout=TIMEOUT_SECS):
             # Died before writing its report (a crash, a hang, a starter's exception escaping
             # a thread): what the console says instead, and which case was running.
             ran, dying = _cases_from_console(out)
+        detail = None
         if code is None:
-            result.note = "timed out after %d s" % timeout
+            result.note = detail = "timed out after %d s" % timeout
         elif code < 0:
-            result.note = _crash_note(code, out)
+            result.note, detail = _crash_note(code, out)
         if dying:
             result.note = "%s in %s" % (result.note, dying)
-            ran[dying] = result.note
+            ran[dying] = "%s, in %s" % (detail, dying)
         last_line = next((l for l in reversed(out.splitlines()) if l.strip()), "")
         if code is not None and code > 0 and not ran:
             result.note = "exited %d without a report: %s" % (code, last_line[-300:])
