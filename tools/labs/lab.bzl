@@ -24,6 +24,8 @@ and makes:
   :lib<name>_lab_starter.so  its shared object, which //tools/labs:labs_test preloads in
                         front of the reference build to check that the starter fails its
                         tests without building the stack a second time
+  :<name>_lab_srcs      the lab sources as written, for //tools/labs:ladder_test, which
+                        checks the release of each lab (tools/labs/release.py) on them
 """
 
 def mts_lab_library(name, lab, lab_srcs, srcs = [], deps = [], **kwargs):
@@ -80,7 +82,22 @@ def mts_lab_library(name, lab, lab_srcs, srcs = [], deps = [], **kwargs):
         visibility = ["//tools/labs:__pkg__"],
     )
 
+    native.filegroup(
+        name = name + "_lab_srcs",
+        srcs = lab_srcs,
+        visibility = ["//tools/labs:__pkg__"],
+    )
+
 def lab_starter_so(library):
     """//src/03_hooked:hooked_session -> //src/03_hooked:libhooked_session_lab_starter.so."""
     package, name = library.split(":")
     return "%s:lib%s_lab_starter.so" % (package, name)
+
+def lab_srcs(library):
+    """//src/03_hooked:hooked_session -> //src/03_hooked:hooked_session_lab_srcs."""
+    return library + "_lab_srcs"
+
+def needs_query_name(test):
+    """//tests/03_hooked:hooked_session_test -> needs__tests_03_hooked_hooked_session_test:
+    the genquery of the lab libraries the test links (tools/labs/BUILD, table_test.py)."""
+    return "needs_" + test.replace("/", "_").replace(":", "_")

@@ -1,10 +1,14 @@
-"""What grade.py and labs_test.py share: the lab table and running one test group.
+"""What grade.py, labs_test.py and ladder_test.py share: the lab table, running one test
+group, and the rule that turns the groups' results into each lab's score.
 
 A group is one gtest binary and a gtest filter. Its cases are those the binary lists under
 the filter; a case passes when the binary's XML report says it ran without a failure. A
 case the report does not mention (the binary crashed, hung past the timeout or aborted on
 an uncaught exception) counts as failed, so a starter that kills its test binary still
 scores 0 for that group, never an error of the grader.
+
+The scoring rule (SCORING_RULE below, printed by `tools/grade.sh --help` and stated on each
+lab page) is applied by grade_labs(), once, for the grader and for the ladder test alike.
 """
 
 import ast
@@ -16,6 +20,19 @@ import xml.etree.ElementTree as ET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TIMEOUT_SECS = 300  # One group's run; a layer that hangs a test is cut off here.
+# What the preloaded crash reporter (crash_report.cc) prints on a fault; run_group reads it.
+CRASH_REPORT_PREFIX = "[mts-grade] "
+
+SCORING_RULE = """\
+How a lab is scored. Each group of tests scores its points when every one of its cases
+passes, else 0. A group *needs* the labs whose code its test links (labs.bzl, checked
+against the build graph). A lab's *own* groups need no lab after it; a lab is *written*
+when all of its own groups pass. A group that needs a later lab *waits* until every later
+lab it needs is written: it is shown as "waits for lab K" and is left out of both the score
+and the maximum. Once those labs are written it counts, and it passes then, because each of
+its cases is also a case of the own groups of the last lab it needs (ladder_test checks
+this). So a lab's score depends only on its code and the labs before it; a later lab can
+add points to it (its waiting groups), never take any away."""
 
 
 def load_labs(path=os.path.join(HERE, "labs.bzl")):
@@ -40,26 +57,181 @@ def library_starter_path(label):
     return os.path.join(package, "lib%s_lab_starter.so" % name)
 
 
+def reproduce_command(group, case=None, define=None):
+    """The command that runs the group (or one case of it) as the student would."""
+    command = "bazel test %s" % group["test"]
+    if define:
+        command += " --define=lab=" + define
+    return command + " --test_filter=%s --test_output=errors" % (case or group["filter"])
+
+
+# The lab table's order and the groups' needs.
+
+def later_needs(lab, group, table):
+    """The labs the group needs that come after `lab` in the book, in book order."""
+    order = [l["name"] for l in table]
+    after = order[order.index(lab["name"]) + 1:]
+    return [name for name in after if name in group["needs"]]
+
+
+def own_groups(lab, table):
+    """The lab's groups that need no lab after it."""
+    return [g for g in lab["groups"] if not later_needs(lab, g, table)]
+
+
+def prerequisites(lab, table):
+    """The earlier labs its own groups need, in book order: the labs a student writes
+    first."""
+    needed = {n for g in own_groups(lab, table) for n in g["needs"]}
+    return [l["name"] for l in table if l["name"] in needed and l["name"] != lab["name"]]
+
+
+def waits_for(lab, table):
+    """The later labs some of its groups wait for, in book order."""
+    needed = {n for g in lab["groups"] for n in later_needs(lab, g, table)}
+    return [l["name"] for l in table if l["name"] in needed]
+
+
 class GroupResult:
-    """The cases of one group: passed, failed (with the first failure's message)."""
+    """The cases of one group: passed, failed (with each failure's message)."""
 
     def __init__(self, group):
         self.group = group
         self.passed = []
         self.failed = []
-        self.messages = {}  # failed case -> first line of its failure
-        self.note = ""  # how the run ended when it did not end by itself
+        self.messages = {}  # failed case -> its failure: the whole assertion, or the crash
+        self.note = ""  # how the run ended when it did not end by itself, or "not built"
 
     @property
     def total(self):
         return len(self.passed) + len(self.failed)
 
+    @property
+    def ok(self):
+        return self.total > 0 and not self.failed
+
     def score(self):
         """The group's points when every one of its cases passes, else 0 (as each test of
         xv6's `make grade`): a layer that is right most of the time is not done, and a
         starter whose untouched paths happen to pass a few cases scores nothing."""
-        return self.group["points"] if self.total and not self.failed else 0
+        return self.group["points"] if self.ok else 0
 
+
+class GroupGrade:
+    """One row of a lab's scorecard: the group, and either its result or the later labs it
+    waits for."""
+
+    def __init__(self, group, result=None, waiting_for=()):
+        self.group = group
+        self.result = result  # None while waiting
+        self.waiting_for = list(waiting_for)
+
+    @property
+    def waiting(self):
+        return self.result is None
+
+    def score(self):
+        return 0 if self.waiting else self.result.score()
+
+
+class LabGrade:
+    """A lab's scorecard: its rows, whether it is written, its counted score and maximum."""
+
+    def __init__(self, lab, rows, written, order):
+        self.lab = lab
+        self.rows = rows
+        self.written = written
+        self.order = order  # the labs' names in book order
+
+    @property
+    def score(self):
+        return sum(r.score() for r in self.rows)
+
+    @property
+    def max_score(self):
+        """The points of the groups that count now (the waiting ones do not)."""
+        return sum(r.group["points"] for r in self.rows if not r.waiting)
+
+    @property
+    def waiting_points(self):
+        return sum(r.group["points"] for r in self.rows if r.waiting)
+
+    @property
+    def full_points(self):
+        return sum(g["points"] for g in self.lab["groups"])
+
+    def waiting_for(self):
+        """The later labs the waiting rows wait for, in book order."""
+        waited = {name for row in self.rows for name in row.waiting_for}
+        return [name for name in self.order if name in waited]
+
+
+def required_labs(table, chosen):
+    """The labs whose own groups grading `chosen` runs: the chosen labs, the labs they need
+    (to say whether those are written) and the later labs their groups wait for."""
+    required = set()
+    for lab in chosen:
+        required.add(lab["name"])
+        required.update(prerequisites(lab, table))
+        for group in lab["groups"]:
+            required.update(later_needs(lab, group, table))
+    return required
+
+
+def grade_labs(table, chosen, run):
+    """Applies the scoring rule: (a LabGrade per chosen lab, {lab name: written} for every
+    lab whose own groups were run).
+
+    `run(group)` returns the group's GroupResult (the caller may cache runs of the same test
+    and filter). The own groups of the required labs (required_labs) are run first, in book
+    order, to learn which labs are written; then each waiting group of a chosen lab runs
+    only if every later lab it needs is written.
+    """
+    required = required_labs(table, chosen)
+    own_results = {}
+    written = {}
+    for lab in table:
+        if lab["name"] not in required:
+            continue
+        results = [run(g) for g in own_groups(lab, table)]
+        for group, result in zip(own_groups(lab, table), results):
+            own_results[id(group)] = result
+        written[lab["name"]] = all(r.ok for r in results)
+    grades = []
+    for lab in chosen:
+        rows = []
+        for group in lab["groups"]:
+            later = later_needs(lab, group, table)
+            if not later:
+                rows.append(GroupGrade(group, own_results[id(group)]))
+                continue
+            unwritten = [name for name in later if not written.get(name)]
+            rows.append(GroupGrade(group, None if unwritten else run(group), unwritten))
+        grades.append(LabGrade(lab, rows, written[lab["name"]], [l["name"] for l in table]))
+    return grades, written
+
+
+def stack_lines(table, written, grades=None):
+    """The stack drawn top down, one line per lab with what it is and whether it is written:
+    the student's progress at a glance."""
+    by_name = {g.lab["name"]: g for g in (grades or [])}
+    lines = []
+    for lab in reversed(table):
+        name = lab["name"]
+        if name not in written:
+            state = "(not graded this time)"
+        elif written[name]:
+            state = "written"
+        else:
+            state = "not yet written"
+        grade = by_name.get(name)
+        points = "  %d/%d" % (grade.score, grade.max_score) if grade else ""
+        title = lab["title"] if len(lab["title"]) <= 48 else lab["title"][:45] + "..."
+        lines.append("  %-16s %-48s  %s%s" % (name, title, state, points))
+    return lines
+
+
+# Running one group.
 
 def _list_cases(binary, gtest_filter, env):
     out = subprocess.run([binary, "--gtest_list_tests", "--gtest_filter=" + gtest_filter],
@@ -77,6 +249,11 @@ def _list_cases(binary, gtest_filter, env):
     return cases
 
 
+def list_cases(binary, gtest_filter):
+    """The cases the binary runs under the filter (ladder_test compares groups with it)."""
+    return _list_cases(os.path.abspath(binary), gtest_filter, dict(os.environ))
+
+
 def _run(binary, args, env, cwd, timeout):
     """Runs the binary in its own process group; (returncode or None on timeout, output)."""
     proc = subprocess.Popen([binary] + args, env=env, cwd=cwd, stdout=subprocess.PIPE,
@@ -92,18 +269,66 @@ def _run(binary, args, env, cwd, timeout):
 
 
 def _cases_from_console(out):
-    """({case: None if it passed, else its first failure line}, the case that was running
-    when the output ends) from gtest's console output."""
-    ran, running, failure = {}, None, None
+    """({case: None if it passed, else its failure text}, the case that was running when the
+    output ends) from gtest's console output."""
+    ran, running, failure = {}, None, []
     for line in out.splitlines():
         if line.startswith("[ RUN      ] "):
-            running, failure = line[13:].strip(), None
+            running, failure = line[13:].strip(), []
         elif running and line.startswith(("[       OK ] ", "[  FAILED  ] ")):
-            ran[running] = None if line.startswith("[       OK") else (failure or "failed")
+            ran[running] = None if line.startswith("[       OK") else (
+                "\n".join(failure).strip() or "failed")
             running = None
-        elif running and failure is None and line.strip() and not line.endswith("Failure"):
-            failure = line.strip()
+        elif running and not line.startswith(CRASH_REPORT_PREFIX):
+            failure.append(line.rstrip())
     return ran, running
+
+
+def _signal_name(number):
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return "signal %d" % number
+
+
+def _crash_note(code, out):
+    """How a binary killed by a signal died, in a student's words: (a short note for the
+    group's line, the whole explanation for the case)."""
+    name = _signal_name(-code)
+    reports = [l[len(CRASH_REPORT_PREFIX):].strip() for l in out.splitlines()
+               if l.startswith(CRASH_REPORT_PREFIX)]
+    if reports:
+        short = "killed by %s%s" % (name, " (a stack overflow)"
+                                    if reports[-1].startswith("a stack overflow") else "")
+        return short, "killed by %s: %s" % (name, reports[-1])
+    if -code == signal.SIGSEGV:
+        return "killed by " + name, (
+            "killed by %s: a bad memory access (a null, dangling or out-of-range pointer); if "
+            "the case recurses deeply, it may be a stack overflow" % name)
+    what = [l.strip() for l in out.splitlines() if l.strip().startswith("what():")]
+    if -code == signal.SIGABRT and what:
+        return "killed by " + name, "killed by %s: an exception escaped (%s)" % (name, what[-1])
+    return "killed by " + name, "killed by " + name
+
+
+def _cases_from_report(report):
+    """{case: None if it passed, else the whole failure message} from gtest's XML report."""
+    ran = {}
+    try:
+        for case in ET.parse(report).iter("testcase"):
+            name = case.get("classname", "") + "." + case.get("name", "")
+            failures = case.findall("failure") + case.findall("error")
+            if failures:
+                # Each failure is "file:line" then what went wrong (for an EXPECT_EQ, the
+                # two expressions and their values): all of it, every failure of the case.
+                ran[name] = "\n".join((f.get("message") or "failed").strip() for f in failures)
+            elif case.get("result") == "skipped" or case.get("status") == "notrun":
+                ran[name] = "skipped"
+            else:
+                ran[name] = None
+    except ET.ParseError:
+        pass
+    return ran
 
 
 def run_group(group, binary, srcdir, preload=None, timeout=TIMEOUT_SECS):
@@ -125,37 +350,20 @@ def run_group(group, binary, srcdir, preload=None, timeout=TIMEOUT_SECS):
         report = os.path.join(tmp, "report.xml")
         code, out = _run(binary, ["--gtest_filter=" + group["filter"],
                                   "--gtest_output=xml:" + report], env, cwd or tmp, timeout)
-        ran = {}
-        if os.path.exists(report):
-            try:
-                for case in ET.parse(report).iter("testcase"):
-                    name = case.get("classname", "") + "." + case.get("name", "")
-                    failure = case.find("failure")
-                    if failure is None:
-                        failure = case.find("error")
-                    if failure is not None:
-                        # "file:line" (or "unknown file") then what went wrong.
-                        ran[name] = ": ".join(
-                            (failure.get("message") or "failed").splitlines()[:2])
-                    elif case.get("result") == "skipped" or case.get("status") == "notrun":
-                        ran[name] = "skipped"
-                    else:
-                        ran[name] = None
-            except ET.ParseError:
-                pass
+        ran = _cases_from_report(report) if os.path.exists(report) else {}
         dying = None
         if not ran and (code is None or code < 0):
-            # Died before writing its report (a starter's exception escaping a thread ends
-            # in std::terminate): what the console says instead, and which case was running.
+            # Died before writing its report (a crash, a hang, a starter's exception escaping
+            # a thread): what the console says instead, and which case was running.
             ran, dying = _cases_from_console(out)
+        detail = None
         if code is None:
-            result.note = "timed out after %d s" % timeout
+            result.note = detail = "timed out after %d s" % timeout
         elif code < 0:
-            result.note = "killed by signal %d" % -code
+            result.note, detail = _crash_note(code, out)
         if dying:
-            what = [l for l in out.splitlines() if l.strip().startswith("what():")]
-            result.note += " in %s%s" % (dying, (": " + what[-1].strip()) if what else "")
-            ran[dying] = result.note
+            result.note = "%s in %s" % (result.note, dying)
+            ran[dying] = "%s, in %s" % (detail, dying)
         last_line = next((l for l in reversed(out.splitlines()) if l.strip()), "")
         if code is not None and code > 0 and not ran:
             result.note = "exited %d without a report: %s" % (code, last_line[-300:])
@@ -164,7 +372,12 @@ def run_group(group, binary, srcdir, preload=None, timeout=TIMEOUT_SECS):
                 result.passed.append(case)
             else:
                 result.failed.append(case)
-                result.messages[case] = ran.get(case) or result.note or last_line
+                if case in ran:
+                    result.messages[case] = ran[case]
+                elif dying:
+                    result.messages[case] = "did not run: the binary died in " + dying
+                else:
+                    result.messages[case] = result.note or last_line
         if not cases:
             result.note = result.note or "no test case matched " + group["filter"]
     return result

@@ -1,0 +1,196 @@
+#!/usr/bin/python3
+"""The lab table against what it describes (bazel test //tools/labs:table_test).
+
+  1. Each group's `needs` in labs.bzl is exactly the set of labs whose libraries its test
+     links, as the build graph says: tools/labs/BUILD runs a genquery per graded test
+     (`deps(TEST) intersect (the lab libraries)`), and a lab is needed when one of its
+     libraries is in the answer. So a new dependency of a test (a test double that links a
+     higher stage) shows here, and the grader never runs a group on a lab it did not wait
+     for.
+  2. `needs` names known labs, in book order, and includes the group's own lab; no lab or
+     group has a key that no tool reads (a misspelt `need` would be ignored).
+  3. A group that waits for a later lab has, among that last lab's own groups, one on the
+     same test (ladder_test checks the cases themselves).
+  4. Each lab page starts with the labs it needs and the labs some of its groups wait for,
+     as labs.py derives them from the table: a line `**Needs:** ...` near the top, whose
+     lab names before `**Waits for:**` are the prerequisites and after it the waited-for;
+     and its table of groups has the table's groups, points, and when each counts, and
+     its *How this lab is scored* gives the lab's own and full points.
+"""
+
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import labs as labs_lib  # noqa: E402
+
+# The keys a lab and a group may have. A new key (a group graded under ThreadSanitizer, say)
+# joins here once labs.py and grade.py give it a meaning; until then a misspelt key (`need`)
+# is an error instead of a silently ignored line.
+LAB_KEYS = {"name", "title", "page", "libraries", "must_fail", "groups"}
+GROUP_KEYS = {"name", "test", "filter", "points", "needs", "linkstatic"}
+LAB_NAME = re.compile(r"(?<![\w/])(0\d_[a-z_]*[a-z])\b")
+
+
+def needs_query_file(root, test):
+    """tools/labs/BUILD's genquery output for the test (lab.bzl, needs_query_name)."""
+    return os.path.join(root, "tools/labs",
+                        "needs_" + test.replace("/", "_").replace(":", "_"))
+
+
+def check_keys(table, problems):
+    for lab in table:
+        unknown = sorted(set(lab) - LAB_KEYS)
+        if unknown:
+            problems.append("labs.bzl: lab %s has keys no tool reads: %s" % (lab["name"], unknown))
+        for group in lab["groups"]:
+            unknown = sorted(set(group) - GROUP_KEYS)
+            if unknown:
+                problems.append("labs.bzl: lab %s, group %r has keys no tool reads: %s (add "
+                                "them to GROUP_KEYS in table_test.py with their meaning)" % (
+                                    lab["name"], group["name"], unknown))
+
+
+def check_needs(table, root, problems):
+    order = [lab["name"] for lab in table]
+    owner = {library: lab["name"] for lab in table for library in lab["libraries"]}
+    for lab in table:
+        for group in lab["groups"]:
+            where = "labs.bzl: lab %s, group %r" % (lab["name"], group["name"])
+            needs = group.get("needs")
+            if not isinstance(needs, list):
+                problems.append("%s has no `needs` list" % where)
+                continue
+            unknown = [n for n in needs if n not in order]
+            if unknown:
+                problems.append("%s needs unknown labs %s" % (where, unknown))
+                continue
+            if needs != sorted(set(needs), key=order.index):
+                problems.append("%s: list `needs` once each, in book order: %s" % (
+                    where, sorted(set(needs), key=order.index)))
+            if lab["name"] not in needs:
+                problems.append("%s does not need its own lab: its test links none of the "
+                                "lab's libraries, so it grades nothing of it" % where)
+            with open(needs_query_file(root, group["test"]), encoding="utf-8") as f:
+                linked = {owner[line.strip()] for line in f if line.strip() in owner}
+            graph = sorted(linked, key=order.index)
+            if sorted(set(needs), key=order.index) != graph:
+                problems.append(
+                    "%s says needs %s, but %s links the libraries of %s (bazel query "
+                    "'deps(%s)'); fix the table, or the dependency if it is incidental" % (
+                        where, needs, group["test"], graph, group["test"]))
+
+
+def check_waiting(table, problems):
+    by_name = {lab["name"]: lab for lab in table}
+    for lab in table:
+        for group in lab["groups"]:
+            later = labs_lib.later_needs(lab, group, table)
+            if not later:
+                continue
+            last = by_name[later[-1]]
+            if not any(g["test"] == group["test"] for g in labs_lib.own_groups(last, table)):
+                problems.append(
+                    "labs.bzl: lab %s, group %r waits for lab %s, whose own groups do not run "
+                    "%s: once lab %s is written the group could still fail, and a later "
+                    "lab would cost lab %s points; give lab %s a group on that test" % (
+                        lab["name"], group["name"], last["name"], group["test"],
+                        last["name"], lab["name"], last["name"]))
+
+
+def names_in(text):
+    return [m.group(1) for m in LAB_NAME.finditer(text)]
+
+
+def check_pages(table, root, problems):
+    for lab in table:
+        path = os.path.join(root, lab["page"])
+        with open(path, encoding="utf-8") as f:
+            head = f.read().split("\n## ", 1)[0]  # Up to the first section.
+        line = next((l for l in head.split("\n\n") if l.startswith("**Needs:**")), None)
+        if line is None:
+            problems.append("%s: no paragraph starting `**Needs:**` before its first section "
+                            "(the labs it needs: %s)" % (lab["page"], ", ".join(
+                                labs_lib.prerequisites(lab, table)) or "none"))
+            continue
+        needs_part, _, waits_part = " ".join(line.split()).partition("**Waits for:**")
+        want_needs = labs_lib.prerequisites(lab, table)
+        want_waits = labs_lib.waits_for(lab, table)
+        got_needs = sorted(set(names_in(needs_part)) - {lab["name"]})
+        got_waits = sorted(set(names_in(waits_part)) - {lab["name"]})
+        if got_needs != sorted(want_needs):
+            problems.append("%s: `**Needs:**` names %s; the table says %s" % (
+                lab["page"], got_needs or "no lab", want_needs or "no lab"))
+        if got_waits != sorted(want_waits):
+            problems.append("%s: `**Waits for:**` names %s; the table says %s" % (
+                lab["page"], got_waits or "no lab", want_waits or "no lab"))
+
+
+def check_group_tables(table, root, problems):
+    """The page's table of groups: the table's groups, in order, with their points and
+    when they count ("now", or once the later labs they need are written)."""
+    for lab in table:
+        with open(os.path.join(root, lab["page"]), encoding="utf-8") as f:
+            text = f.read()
+        match = re.search(r"## Make the test groups pass in this order\n\n\| group[^\n]*\n"
+                          r"\| ---[^\n]*\n((?:\|[^\n]*\n)+)", text)
+        if not match:
+            problems.append("%s: no table under `## Make the test groups pass in this order`"
+                            % lab["page"])
+            continue
+        rows = [[c.strip() for c in row.strip().strip("|").split("|")]
+                for row in match.group(1).splitlines()]
+        if [r[0] for r in rows] != [g["name"] for g in lab["groups"]]:
+            problems.append("%s: the table's groups are %s; labs.bzl has %s" % (
+                lab["page"], [r[0] for r in rows], [g["name"] for g in lab["groups"]]))
+            continue
+        own = sum(g["points"] for g in labs_lib.own_groups(lab, table))
+        full = sum(g["points"] for g in lab["groups"])
+        said = re.search(r"scores (\d+)/(\d+) as soon as its own groups pass, (\d+)/(\d+) once",
+                         " ".join(text.split())) or re.search(
+                             r"the lab scores (\d+)/(\d+) when they all pass", " ".join(text.split()))
+        expected = [own, own, full, full] if own != full else [full, full]
+        if not said or [int(n) for n in said.groups()] != expected:
+            problems.append("%s: *How this lab is scored* should say it scores %s" % (
+                lab["page"], "%d/%d as soon as its own groups pass, %d/%d once the labs above "
+                "are written" % (own, own, full, full) if own != full else "%d/%d" % (full, full)))
+        for row, group in zip(rows, lab["groups"]):
+            later = labs_lib.later_needs(lab, group, table)
+            if len(row) < 4 or row[2] != str(group["points"]) or sorted(
+                    names_in(row[3])) != sorted(later) or (row[3] == "now") != (not later):
+                problems.append(
+                    "%s: the row of %r should give %d points and count %s: %s" % (
+                        lab["page"], group["name"], group["points"],
+                        "now" if not later else "once %s are written" % ", ".join(later),
+                        " | ".join(row)))
+
+
+def main():
+    srcdir = os.environ.get("TEST_SRCDIR")
+    if not srcdir:
+        print("table_test: run me with `bazel test //tools/labs:table_test`")
+        return 2
+    root = os.path.join(srcdir, "mts")
+    table = labs_lib.load_labs()
+    problems = []
+    check_keys(table, problems)
+    check_needs(table, root, problems)
+    check_waiting(table, problems)
+    check_pages(table, root, problems)
+    check_group_tables(table, root, problems)
+    for lab in table:
+        print("lab %-16s needs %-60s waits for %s" % (
+            lab["name"], ", ".join(labs_lib.prerequisites(lab, table)) or "-",
+            ", ".join(labs_lib.waits_for(lab, table)) or "-"))
+    for p in problems:
+        print("  " + p)
+    if problems:
+        print("table_test: %d problem(s)" % len(problems))
+        return 1
+    print("table_test: PASSED")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
