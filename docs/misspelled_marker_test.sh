@@ -8,7 +8,7 @@ set -uo pipefail
 tmp="${TEST_TMPDIR:?run me with bazel test}/misspelled"
 rm -rf "${tmp}"
 mkdir -p "${tmp}/docs" "${tmp}/chapters/99_markers"
-cp -rL docs/conf.py docs/_extra docs/_static "${tmp}/docs/"
+cp -rL docs/conf.py docs/student_edition.py docs/_extra docs/_static "${tmp}/docs/"
 
 cat >"${tmp}/docs/index.md" <<'MD'
 # Marker test
