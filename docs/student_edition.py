@@ -176,21 +176,28 @@ class LabAwareLiteralInclude(LiteralInclude):
     starter and a "You write this in lab NN" box."""
 
     def run(self):
-        labs = getattr(self.env.app, "mts_student_labs", frozenset())
-        if not labs:
-            return super().run()
         rel_path, path = self.env.relfn2path(self.arguments[0])
         if not path.endswith((".cc", ".h")) or not os.path.exists(path):
             return super().run()
         with open(path, encoding="utf-8") as f:
             text = f.read()
+        if "[mts:lab " not in text:
+            return super().run()
         make_starter = load_make_starter(self.env.srcdir)
         src_path = rel_path.lstrip("/")
-        regions = [r for r in lab_regions(text, src_path, make_starter)
-                   if labs == "all" or r.lab in labs]
+        regions = lab_regions(text, src_path, make_starter)
+        # In every edition: a student copy must be able to build the same page.
+        inside = self._marker_inside_region(text, regions, src_path)
+        if inside:
+            return [self.state.document.reporter.warning(inside, line=self.lineno)]
+        labs = getattr(self.env.app, "mts_student_labs", frozenset())
+        regions = [r for r in regions if labs == "all" or r.lab in labs]
         if not regions:
             return super().run()
-        selected = selected_lines(path, self.options, self.config)
+        try:
+            selected = selected_lines(path, self.options, self.config)
+        except Exception:  # A pattern not found, say: Sphinx's own run reports it.
+            return super().run()
         touched = [r for r in regions if any(r.begin <= n <= r.end for n in selected)]
         if not touched:
             return super().run()
@@ -200,6 +207,22 @@ class LabAwareLiteralInclude(LiteralInclude):
             functions = [r.function for r in touched if r.lab == lab]
             result.append(self._lab_box(make_starter, lab, functions, src_path))
         return result
+
+    def _marker_inside_region(self, text, regions, src_path):
+        """Why the quote cannot be built in a student copy, or None: a marker it starts or
+        ends at lies inside a lab region, and the copy's starter has no such line."""
+        lines = text.splitlines()
+        for option in ("start-after", "start-at", "end-before", "end-at"):
+            pattern = self.options.get(option)
+            found = [n for n, line in enumerate(lines) if pattern and pattern in line]
+            region = next((r for r in regions if found and r.begin < found[0] < r.end), None)
+            if region is not None:
+                return ("%s %s is inside lab %s's region of %s (%s:%d): a student copy holds "
+                        "the starter there, without that line. Quote the whole function, "
+                        "between markers outside the region, instead (the student edition then "
+                        "shows its starter)." % (option, pattern, region.lab, region.function,
+                                                 src_path, found[0] + 1))
+        return None
 
     def _run_with_lines(self, shown):
         """Sphinx's own run (caption, language, names), on `shown` instead of the file's
