@@ -34,7 +34,8 @@ EDITION_FILE = "docs/STUDENT_EDITION"
 
 def bazel(*args):
     """The stdout of `bazel ARGS` run at the top of the reference tree; exits on failure."""
-    done = subprocess.run(["bazel", args[0], "--noshow_progress"] + list(args[1:]), cwd=ROOT,
+    done = subprocess.run(["bazel", args[0], "--noshow_progress", "--ui_event_filters=-info"] +
+                          list(args[1:]), cwd=ROOT,
                           stdout=subprocess.PIPE, text=True, check=False)
     if done.returncode != 0:
         sys.exit("ship_book_outputs.py: `bazel %s` failed in %s (see above); the reference "
