@@ -47,7 +47,7 @@ def mts_example_output(name, binary, args = [], data = [], visibility = None):
     )
 # [mts:example-output-end]
 
-# The tag of every genrule whose outputs the book shows: tools/labs/ship_book_outputs.sh
+# The tag of every genrule whose outputs the book shows: tools/labs/ship_book_outputs.py
 # finds them by it (those that depend on a lab's code) when it exports a student copy.
 BOOK_OUTPUT_TAG = "mts_book_output"
 
@@ -57,7 +57,7 @@ def mts_book_genrule(name, srcs, outs, cmd, student_fallback = "", visibility = 
     In the reference tree it runs `cmd`. In a student copy with the labs
     (`--define=student_copy=labs`) it copies `book_outputs/<out>` for each of `outs` when
     the export shipped them all (what the reference printed, see
-    tools/labs/ship_book_outputs.sh), so that the book never shows a starter's crash and the
+    tools/labs/ship_book_outputs.py), so that the book never shows a starter's crash and the
     copy builds nothing of the programs; otherwise it runs `cmd` followed by
     `student_fallback` (a shell fragment that starts with `||`, for a program that stops at
     a lab).
