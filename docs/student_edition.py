@@ -183,6 +183,14 @@ class LabAwareLiteralInclude(LiteralInclude):
             text = f.read()
         if "[mts:lab " not in text:
             return super().run()
+        try:
+            return self._run_over_labs(text, rel_path, path)
+        except (OSError, ValueError, StopIteration) as e:  # A malformed region or lab page.
+            return [self.state.document.reporter.warning(
+                "%s: a lab region or its lab page cannot be read: %s" % (rel_path, str(e) or
+                "a contract's end marker is missing"), line=self.lineno)]
+
+    def _run_over_labs(self, text, rel_path, path):
         make_starter = load_make_starter(self.env.srcdir)
         src_path = rel_path.lstrip("/")
         regions = lab_regions(text, src_path, make_starter)
