@@ -8,6 +8,11 @@ and tells us where its XML is through MTS_DOXYGEN_XML.
 """
 
 import os
+import sys
+
+# The student edition (docs/student_edition.py): in a student copy, or with
+# MTS_STUDENT_EDITION set, a quote of a lab's code shows the starter and the lab's contract.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 project = "mts"
 author = "the mts authors"
@@ -22,6 +27,7 @@ extensions = [
     "myst_parser",
     "breathe",
     "sphinx.ext.graphviz",
+    "student_edition",
 ]
 source_suffix = {".md": "markdown"}
 myst_enable_extensions = ["colon_fence", "deflist"]

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Proves that the book's build catches a misspelled code marker. It builds a one-chapter
-# book with the real docs/conf.py three times: with correct markers (must pass), with a
-# misspelled end marker and with a misspelled start marker (both must fail, naming the
-# marker). If the first build failed too, the test would prove nothing, so it checks both.
+# book with the real docs/conf.py four times: with correct markers (must pass), with a
+# misspelled end marker, with a misspelled start marker and with a marker inside a lab's
+# region (all three must fail, naming the marker). If the first build failed too, the test
+# would prove nothing, so it checks both.
 set -uo pipefail
 
 tmp="${TEST_TMPDIR:?run me with bazel test}/misspelled"
 rm -rf "${tmp}"
 mkdir -p "${tmp}/docs" "${tmp}/chapters/99_markers"
-cp -rL docs/conf.py docs/_extra docs/_static "${tmp}/docs/"
+cp -rL docs/conf.py docs/student_edition.py docs/_extra docs/_static "${tmp}/docs/"
+mkdir -p "${tmp}/tools/labs"
+cp -L tools/labs/make_starter.py "${tmp}/tools/labs/"
 
 cat >"${tmp}/docs/index.md" <<'MD'
 # Marker test
@@ -27,12 +30,24 @@ int Answer() { return 42; }
 // [mts:answer-end]
 CC
 
-# Writes the chapter quoting sample.cc between START and END.
+# A lab's region (tools/labs/make_starter.py) with a marker inside: a student copy holds the
+# starter there, without the marker, so no chapter may quote it (docs/student_edition.py).
+cat >"${tmp}/chapters/99_markers/lab_sample.cc" <<'CC'
+int Answer() {
+  // [mts:lab 99_markers]
+  // [mts:inside]
+  return 42;
+  // [mts:inside-end]
+  // [mts:lab-end]
+}
+CC
+
+# Writes the chapter quoting FILE (sample.cc) between START and END.
 write_chapter() {
   cat >"${tmp}/chapters/99_markers/index.md" <<MD
 # Markers
 
-\`\`\`{literalinclude} /chapters/99_markers/sample.cc
+\`\`\`{literalinclude} /chapters/99_markers/${3:-sample.cc}
 :language: text
 :start-after: "$1"
 :end-before: "$2"
@@ -76,7 +91,15 @@ elif ! grep -q 'start-after pattern not found: \[mts:anwser\]' "${tmp}/build.log
   fail "the error should name the misspelled start marker"
 fi
 
+write_chapter "[mts:inside]" "[mts:inside-end]" lab_sample.cc
+if build; then
+  fail "a quote that starts inside a lab's region should fail the build"
+elif ! grep -q "start-after \[mts:inside\] is inside lab 99_markers's region of Answer" \
+    "${tmp}/build.log"; then
+  fail "the error should name the marker, the lab and the function"
+fi
+
 if [ "${failures}" -ne 0 ]; then
   exit 1
 fi
-echo "PASS: correct markers build; misspelled ones fail the build and are named"
+echo "PASS: correct markers build; misspelled ones, and one inside a lab, fail the build and are named"

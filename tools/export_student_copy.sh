@@ -155,5 +155,11 @@ cat >>"${dest}/.bazelrc" <<'RC'
 # runs during the build may stop at a lab not written yet, and say so (tools/build_defs).
 build --define=student_copy=labs
 RC
+# The student edition of the book: what the programs the book runs printed and drew, built
+# here from the reference and shipped in book_outputs/ folders, and the labs whose quoted
+# regions the book shows as starters (docs/STUDENT_EDITION).
+only_list="${only#,}"
+/usr/bin/python3 "${root}/tools/labs/ship_book_outputs.py" "${dest}" "${only_list%,}"
+
 echo "export_student_copy.sh: ${kept} files in ${dest}; ${removed} solutions and answer keys" \
   "left out; ${regions} lab regions in ${files} files replaced by their starters"

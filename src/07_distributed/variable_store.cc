@@ -113,6 +113,7 @@ distributed::ReadVariablesResponse VariableStore::Read(
   // [mts:lab-end]
 }
 
+// [mts:ps-update-op]
 const VariableStore::CachedUpdate& VariableStore::UpdateOpLocked(
     const distributed::Update& update, const std::vector<Tensor>& inputs) {
   // [mts:lab 07_distributed]
@@ -132,7 +133,6 @@ const VariableStore::CachedUpdate& VariableStore::UpdateOpLocked(
   for (const auto& v : update.variables()) variables.push_back(VariableLocked(v));
   AttrMap op_attrs;
   for (const auto& [name, attr] : attrs) op_attrs[name] = DecodeAttr(attr);
-  // [mts:ps-update-scratch]
   // The update is made once in a scratch graph first, over stand-ins of its variables. One
   // that cannot be made (inputs of the wrong shapes for its variables, a bad attribute)
   // throws there and leaves nothing behind in the store's graph, which lives as long as the
@@ -146,11 +146,11 @@ const VariableStore::CachedUpdate& VariableStore::UpdateOpLocked(
     }
     MakeUpdateOp(scratch, stand_ins, inputs, update.type(), op_attrs);
   }
-  // [mts:ps-update-scratch-end]
   return update_ops_.emplace(key, MakeUpdateOp(graph_, variables, inputs, update.type(), op_attrs))
       .first->second;
   // [mts:lab-end]
 }
+// [mts:ps-update-op-end]
 
 VariableStore::CachedUpdate VariableStore::MakeUpdateOp(Graph& graph,
                                                         const std::vector<Operation*>& variables,

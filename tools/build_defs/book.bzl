@@ -17,8 +17,13 @@ gets that file through the package's `book_files` filegroup and the chapter quot
     ```
 
 (paths that start with `/` are relative to the top of the repository). If the program
-exits non-zero, the build fails: a broken example cannot hide behind a stale transcript
-(except in a student copy with the labs, whose programs stop at the first unwritten lab).
+exits non-zero, the build fails: a broken example cannot hide behind a stale transcript.
+
+A student copy with the labs cannot run a program that goes through a lab the student has
+not written yet. `tools/export_student_copy.sh --labs` runs those programs in the reference
+tree instead and ships what they printed in the package's `book_outputs/` folder; in the
+copy (`--define=student_copy=labs`, which the export puts in its .bazelrc) the rule copies
+the shipped file and the program is not even built (mts_book_genrule below).
 """
 
 # [mts:example-output]
@@ -28,22 +33,55 @@ def mts_example_output(name, binary, args = [], data = [], visibility = None):
     `data` are more inputs the run needs; `args` may name them with `$(execpath ...)`
     (for example a wrapper script given the program it runs).
     """
-    run = "$(execpath %s) %s >$@ 2>&1" % (binary, " ".join(args))
-    native.genrule(
+    mts_book_genrule(
         name = name,
         # The binary is built for the target configuration (as a src, not a tool), so it
         # is compiled once and runs under the same sanitizer flags as the tests.
         srcs = [binary] + data,
         outs = [name + ".txt"],
-        # In a student copy with the labs (--define=student_copy=labs, which
-        # tools/export_student_copy.sh --labs puts in the copy's .bazelrc) a program may
-        # stop at a lab the student has not written yet: its transcript says so, and the
-        # build goes on.
-        cmd = select({
-            "//tools/build_defs:student_copy_labs": run + " || echo '(stopped at a lab " +
-                                                    "that is not written yet)' >>$@",
-            "//conditions:default": run,
-        }),
+        cmd = "$(execpath %s) %s >$@ 2>&1" % (binary, " ".join(args)),
+        # In a student copy whose export shipped no transcript, a program that stops at a
+        # lab not written yet says so, and the build goes on.
+        student_fallback = " || echo '(stopped at a lab that is not written yet)' >>$@",
         visibility = visibility,
     )
 # [mts:example-output-end]
+
+# The tag of every genrule whose outputs the book shows: tools/labs/ship_book_outputs.py
+# finds them by it (those that depend on a lab's code) when it exports a student copy.
+BOOK_OUTPUT_TAG = "mts_book_output"
+
+def mts_book_genrule(name, srcs, outs, cmd, student_fallback = "", visibility = None):
+    """A genrule that makes files the book shows, by running programs at build time.
+
+    In the reference tree it runs `cmd`. In a student copy with the labs
+    (`--define=student_copy=labs`) it copies `book_outputs/<out>` for each of `outs` when
+    the export shipped them all (what the reference printed, see
+    tools/labs/ship_book_outputs.py), so that the book never shows a starter's crash and the
+    copy builds nothing of the programs; otherwise it runs `cmd` followed by
+    `student_fallback` (a shell fragment that starts with `||`, for a program that stops at
+    a lab).
+    """
+    shipped = native.glob(["book_outputs/" + out for out in outs], allow_empty = True)
+    if len(shipped) == len(outs):
+        copy = " && ".join([
+            "cp $(location book_outputs/%s) $(location %s)" % (out, out)
+            for out in outs
+        ])
+        student_srcs, student_cmd = shipped, copy
+    else:
+        student_srcs, student_cmd = srcs, cmd + student_fallback
+    native.genrule(
+        name = name,
+        srcs = select({
+            "//tools/build_defs:student_copy_labs": student_srcs,
+            "//conditions:default": srcs,
+        }),
+        outs = outs,
+        cmd = select({
+            "//tools/build_defs:student_copy_labs": student_cmd,
+            "//conditions:default": cmd,
+        }),
+        tags = [BOOK_OUTPUT_TAG],
+        visibility = visibility,
+    )
