@@ -218,19 +218,19 @@ def check_stack(table, root, problems):
     listed = []
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if not line.startswith("| ") or len(cells) < 5 or not cells[0].isdigit():
+        if not line.startswith("| {doc}") or len(cells) < 3:
             continue
-        lab = names_in(cells[1])[:1]
-        listed.append(lab[0] if lab else cells[1])
+        lab = names_in(cells[0])[:1]
+        listed.append(lab[0] if lab else cells[0])
         if not lab or lab[0] not in names:
             continue
         want = labs_lib.prerequisites(next(l for l in table if l["name"] == lab[0]), table)
         earlier = names[:names.index(lab[0])]
-        got = earlier if cells[3] == "every lab before it" else sorted(
-            set(names_in(cells[3])), key=names.index)
-        if got != want or (not want and cells[3] != "no other lab"):
+        got = earlier if cells[1] == "every lab before it" else sorted(
+            set(names_in(cells[1])), key=names.index)
+        if got != want or (not want and cells[1] != "no other lab"):
             problems.append("%s: the row of lab %s says it needs %r; labs.bzl says %s" % (
-                labs_lib.STACK_PAGE, lab[0], cells[3], ", ".join(want) or "no other lab"))
+                labs_lib.STACK_PAGE, lab[0], cells[1], ", ".join(want) or "no other lab"))
     if listed != names:
         problems.append("%s: its table of labs lists %s; labs.bzl has, in book order, %s" % (
             labs_lib.STACK_PAGE, listed, names))
