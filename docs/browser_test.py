@@ -24,8 +24,9 @@ serves it on 127.0.0.1, lets chromium load every page, and fails if
     entry;
   - a page still says a part is "being written" or waits "until stage" N.
 
-It saves screenshots of the Introduction and of chapter 03 (the one with the traced
-sequence diagram) to ARTIFACT_DIR, default $TEST_UNDECLARED_OUTPUTS_DIR (Bazel keeps them
+It saves screenshots (SCREENSHOTS: the Introduction, What you will build, chapters 03 and
+06 with their traced sequence diagrams, lab 03, an API page, the names page and the book's
+first page) to ARTIFACT_DIR, default $TEST_UNDECLARED_OUTPUTS_DIR (Bazel keeps them
 in bazel-testlogs/docs/browser_test/test.outputs/), and checks that they are not blank.
 """
 
@@ -48,6 +49,8 @@ import urllib.parse
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 SCREENSHOTS = {
     "introduction.png": "chapters/00_introduction/index.html",
+    "what_you_will_build.png": "chapters/00_introduction/what_you_will_build.html",
+    "lab_03_hooked.png": "chapters/03_hooked/lab.html",
     "chapter_03_hooked.png": "chapters/03_hooked/index.html",
     "chapter_06_monitored.png": "chapters/06_monitored/index.html",
     "api_03_hooked.png": "docs/api/03_hooked.html",
@@ -310,6 +313,30 @@ class Browser:
         self._stderr.close()
 
 
+# Fenced blocks that show no code: plain text, and directives that draw or list.
+NOT_CODE = {"text", "{graphviz}", "{toctree}", "{image}"}
+
+
+def has_code(source):
+    """Whether a page's Markdown source holds a code block that is not plain text: a fence
+    in a language, or a `literalinclude` (or `beside`) whose language is not text."""
+    lines = source.splitlines()
+    for i, line in enumerate(lines):
+        m = re.match(r"^\s*```(\S+)", line)
+        if not m or m.group(1) in NOT_CODE:
+            continue
+        if m.group(1) != "{literalinclude}":
+            return True
+        options = []
+        for follow in lines[i + 1:]:
+            if not follow.strip().startswith(":"):
+                break
+            options.append(follow.strip())
+        if ":language: text" not in options:
+            return True
+    return False
+
+
 def html_pages(root):
     pages = []
     for dirpath, dirnames, filenames in os.walk(root):
@@ -417,21 +444,25 @@ def main(argv):
         if highlighted and not any("pygments.css" in s for s in dom.stylesheets):
             fail(page, "has highlighted code but does not load pygments.css")
 
-    # Every chapter page of the book has code; the ones whose source has a diagram show it.
+    # A chapter page whose source has code shows it highlighted, and one whose source has a
+    # diagram shows it. (A page of prose and text blocks, such as a chapter's quiz, has no
+    # code to show.)
     for page in pages:
         if not page.startswith("chapters/"):
             continue
         dom = doms.get(page)
         if dom is None:
             continue
-        if not any(lang not in ("text",) and spans for lang, spans, _ in dom.code_blocks):
-            fail(page, "a chapter page without a single highlighted code block")
         source = os.path.join(root, "_sources", page[:-len(".html")] + ".md.txt")
+        text = ""
         if os.path.isfile(source):
             with open(source, encoding="utf-8") as f:
-                wants_diagram = "{graphviz}" in f.read()
-            if wants_diagram and not any(tag == "object" for tag, _ in dom.diagrams):
-                fail(page, "its source has a graphviz diagram, the page shows none")
+                text = f.read()
+        if (has_code(text) or not text) and not any(
+                lang not in ("text",) and spans for lang, spans, _ in dom.code_blocks):
+            fail(page, "a chapter page without a single highlighted code block")
+        if "{graphviz}" in text and not any(tag == "object" for tag, _ in dom.diagrams):
+            fail(page, "its source has a graphviz diagram, the page shows none")
 
     # A picture per idea: every chapter's main page, and the learning page, shows at least
     # one diagram drawn from the code or a run.

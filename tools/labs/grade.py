@@ -5,7 +5,8 @@
 
 Builds the graded tests with Bazel, runs every test group that counts, and prints, as xv6's
 `make grade` does, one line per group and a score per lab, then the total and the stack
-with the labs written so far:
+the labs build, as the book's "What you will build" page draws it, with each lab written or
+not and its score (labs.stack_lines):
 
     == lab 03_hooked: HookedSession::Run (chapters/03_hooked/lab.md)
     needs: 01_session (written), 02_chief_worker (written)
@@ -382,7 +383,8 @@ def main():
                              "written (%d in all)" % (waiting, total_max + waiting)
                              if waiting else ""))
     if not args.starter:
-        print("\n== the stack, top down (a lab is written when all its own groups pass)")
+        # The same stack the book's "What you will build" page draws (labs.STACK).
+        print()
         for line in labs_lib.stack_lines(table, written, grades):
             print(line)
     write_reports(grades, results_dir)

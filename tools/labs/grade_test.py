@@ -17,7 +17,10 @@ a deleted semicolon gave in hooked_session.cc, testdata/build_failed_stderr.txt)
   - --results_dir: a relative path lands in the caller's directory; a file, or a path
     that cannot be made, is refused before anything is built;
   - --help lists the labs, their points and what each needs, and the scoring rule;
-    an unknown lab is refused with the list of labs.
+    an unknown lab is refused with the list of labs;
+  - the scorecard ends with the stack the labs build, each lab marked written or not with
+    its score, in the rows and order of the figure on the book's "What you will build"
+    page (labs.STACK; stack.py draws the figure and the page's printout).
 """
 
 import json
@@ -32,6 +35,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import grade  # noqa: E402
 import labs as labs_lib  # noqa: E402
+import stack  # noqa: E402
 
 FAKE = os.path.join(HERE, "fake_lab_test")
 REPORTER = os.path.join(HERE, "libcrash_report.so")
@@ -236,6 +240,14 @@ class GradeMainTest(unittest.TestCase):
             self.assertIn(says, out)
         self.assertFalse(os.path.exists(self.bazel_ran), "Bazel ran before the check")
 
+    def test_the_scorecard_ends_with_the_stack_and_each_labs_progress(self):
+        code, out = self.grade("fixed")
+        self.assertEqual(0, code, out)
+        stack_at = out.index("== the stack you are building, top down")
+        self.assertGreater(stack_at, out.index("total 170/200"))
+        self.assertRegex(out[stack_at:], r"\n  \[x\] 02_second +02_second +the second lab +100/100\n"
+                                         r"  \[ \] 01_first +01_first +the first lab +70/100\n")
+
     def test_help_lists_the_labs_points_needs_and_rule(self):
         code, out = self.grade("fixed", "--help")
         self.assertEqual(0, code, out)
@@ -249,6 +261,61 @@ class GradeMainTest(unittest.TestCase):
         code, out = self.grade("fixed", "02_secnd")
         self.assertEqual(2, code, out)
         self.assertIn("no lab named 02_secnd; the labs are: 01_first 02_second", out)
+
+
+class StackTest(unittest.TestCase):
+    """The stack at the end of the scorecard, on the real table of labs, and the figure."""
+
+    def setUp(self):
+        self.table = labs_lib.load_labs()
+
+    def grades(self, right):
+        """The grader's rule applied to a student whose labs in `right` are right."""
+        def run(group):
+            result = labs_lib.GroupResult(group)
+            (result.passed if set(group["needs"]) <= right else result.failed).append("Case")
+            return result
+        return labs_lib.grade_labs(self.table, self.table, run)
+
+    def test_each_lab_is_a_line_with_its_layer_and_progress(self):
+        grades, written = self.grades({"01_session", "01_learning", "02_chief_worker"})
+        lines = labs_lib.stack_lines(self.table, written, grades)
+        self.assertEqual("== the stack you are building, top down "
+                         "(chapters/00_introduction/what_you_will_build.md)", lines[0])
+        self.assertIn("your training loop", lines[1])
+        self.assertIn("  [x] 01_session       Session            the plan and the executor: Run"
+                      "           70/70", lines)
+        self.assertIn("  [x] 02_chief_worker  Chief / Worker     SessionManager, Saver: a ready "
+                      "model     80/80", lines)
+        self.assertIn("  [ ] 03_hooked        HookedSession      the hooks around every Run"
+                      "               0/70", lines)
+        names = [line[6:].split()[0] for line in lines if line.startswith("  [")][:-1]
+        self.assertEqual([row["lab"] for row in labs_lib.STACK], names)
+        self.assertTrue(lines[-2].startswith("  [x] written: its own groups pass"))
+        self.assertTrue(all(len(line) <= 92 for line in lines), lines)
+        self.assertEqual(lines, stack.printout_written_up_to(self.table, "02_chief_worker"))
+
+    def test_a_lab_not_graded_this_time_says_so_without_a_score(self):
+        grades, written = self.grades({"01_session"})
+        chosen = [g for g in grades if g.lab["name"] == "01_session"]
+        lines = labs_lib.stack_lines(self.table, {"01_session": True}, chosen)
+        self.assertIn("  [x] 01_session       Session            the plan and the executor: Run"
+                      "           70/70", lines)
+        self.assertIn("  [-] 06_monitored     MonitoredSession   assembles the stack, closes it "
+                      "in order", lines)
+
+    def test_the_figure_draws_the_same_rows_in_the_same_order(self):
+        dot = labs_lib.stack_dot(self.table)
+        boxes = [line.split('"')[1] for line in dot.splitlines()
+                 if line.startswith('  "') and "[label=<" in line]
+        grades, written = self.grades(set())
+        printed = [line[6:].split()[0] for line in labs_lib.stack_lines(self.table, written, grades)
+                   if line.startswith("  [ ] ")]
+        self.assertEqual(printed, boxes)
+        for lab in self.table:
+            self.assertIn("you write: ", dot)
+            self.assertIn(lab["title"].split()[0], dot)
+        self.assertIn('{rank=same; "01_session"; "01_learning";}', dot)
 
 
 if __name__ == "__main__":

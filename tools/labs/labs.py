@@ -12,6 +12,7 @@ lab page) is applied by grade_labs(), once, for the grader and for the ladder te
 """
 
 import ast
+import html
 import os
 import signal
 import subprocess
@@ -211,24 +212,120 @@ def grade_labs(table, chosen, run):
     return grades, written
 
 
+# The stack the labs build, drawn once and printed twice: the book's "What you will build"
+# page draws it (stack_dot, a graphviz figure made during the book's build) and shows it as
+# tools/grade.sh prints it at the end of a scorecard, where each lab carries the student's
+# progress (stack_lines). Both read the rows below, so the picture and the printout cannot
+# disagree. Top down, as a call to Run passes through the layers: each row is a lab, the
+# layer it writes and what that layer does there; `beside` is the layer a row sits next to
+# rather than under (the figure draws it on the same level). table_test checks that every
+# lab of labs.bzl has its row, once.
+STACK_PAGE = "chapters/00_introduction/what_you_will_build.md"
+STACK_TOP = "your training loop: while (!session.ShouldStop()) session.Run(...)"
+STACK = [
+    {"lab": "06_monitored", "layer": "MonitoredSession",
+     "does": "assembles the stack, closes it in order"},
+    {"lab": "05_recoverable", "layer": "RecoverableSession",
+     "does": "rebuilds the stack after a preemption"},
+    {"lab": "04_coordinated", "layer": "CoordinatedSession",
+     "does": "Coordinator, QueueRunner threads"},
+    {"lab": "03_hooked", "layer": "HookedSession",
+     "does": "the hooks around every Run"},
+    {"lab": "02_chief_worker", "layer": "Chief / Worker",
+     "does": "SessionManager, Saver: a ready model"},
+    {"lab": "01_session", "layer": "Session",
+     "does": "the plan and the executor: Run"},
+    {"lab": "01_learning", "layer": "Gradients", "beside": "01_session",
+     "does": "beside the Session: ops that learn"},
+    {"lab": "07_distributed", "layer": "VariableStore",
+     "does": "the Session over gRPC: a ps's variables"},
+]
+STACK_LEGEND = [
+    "[x] written: its own groups pass   [ ] not yet written   [-] not graded this time",
+    "a score counts the groups that count now; the others wait for a later lab",
+]
+
+
+def stack_rows(table):
+    """The rows of STACK for the labs of `table`, top down. A lab of the table that STACK
+    does not place (a table of fixtures, in the tests) goes on top, in reverse book order,
+    drawn with its title."""
+    names = {lab["name"] for lab in table}
+    placed = [row for row in STACK if row["lab"] in names]
+    known = {row["lab"] for row in placed}
+    extra = [{"lab": lab["name"], "layer": lab["name"], "does": lab["title"]}
+             for lab in reversed(table) if lab["name"] not in known]
+    return extra + placed
+
+
 def stack_lines(table, written, grades=None):
-    """The stack drawn top down, one line per lab with what it is and whether it is written:
-    the student's progress at a glance."""
+    """The stack as tools/grade.sh prints it at the end of a scorecard: a heading, the
+    training loop on top, one line per lab with its layer, what the layer does, and the
+    student's progress (written or not, and the lab's score when it was graded: the
+    points of the groups that count now), then the legend. `written` maps the labs graded
+    in this run to whether they are written; `grades` are the LabGrades of this run."""
     by_name = {g.lab["name"]: g for g in (grades or [])}
-    lines = []
-    for lab in reversed(table):
-        name = lab["name"]
-        if name not in written:
-            state = "(not graded this time)"
-        elif written[name]:
-            state = "written"
-        else:
-            state = "not yet written"
+    lines = ["== the stack you are building, top down (%s)" % STACK_PAGE,
+             "      " + STACK_TOP]
+    for row in stack_rows(table):
+        name = row["lab"]
+        mark = "[-]" if name not in written else "[x]" if written[name] else "[ ]"
         grade = by_name.get(name)
-        points = "  %d/%d" % (grade.score, grade.max_score) if grade else ""
-        title = lab["title"] if len(lab["title"]) <= 48 else lab["title"][:45] + "..."
-        lines.append("  %-16s %-48s  %s%s" % (name, title, state, points))
+        score = "%d/%d" % (grade.score, grade.max_score) if grade else ""
+        does = row["does"] if len(row["does"]) <= 40 else row["does"][:37] + "..."
+        lines.append(("  %s %-16s %-18s %-40s %s" % (mark, name, row["layer"][:18], does,
+                                                    score)).rstrip())
+    lines += ["  " + line for line in STACK_LEGEND]
     return lines
+
+
+def _wrapped(text, width):
+    """The text as lines of at most `width` characters, broken at spaces."""
+    lines = [""]
+    for word in text.split():
+        if lines[-1] and len(lines[-1]) + 1 + len(word) > width:
+            lines.append(word)
+        else:
+            lines[-1] = (lines[-1] + " " + word).strip()
+    return lines
+
+
+def stack_dot(table):
+    """The stack as a graphviz figure, for the book: the same rows as stack_lines, each lab
+    a box with its layer, what the layer does and what the lab has the student write (its
+    title in labs.bzl). It stays under 7.2 inches wide (the book's text column is about 800
+    pixels), so the browser never shrinks its text."""
+    titles = {lab["name"]: lab["title"] for lab in table}
+    rows = stack_rows(table)
+    side = {row["lab"] for row in rows if row.get("beside")}
+    out = [
+        "digraph what_you_will_build {",
+        '  graph [rankdir=TB, nodesep=0.3, ranksep=0.22, fontname="Helvetica"];',
+        '  node [shape=box, style="rounded,filled", fillcolor="#eef3fb", color="#5577aa",',
+        '        fontname="Helvetica", fontsize=11, width=4.4, margin="0.12,0.06"];',
+        '  edge [color="#5577aa", arrowsize=0.7];',
+        '  loop [label=<%s>, fillcolor="#ffffff", style="rounded,dashed"];'
+        % html.escape(STACK_TOP, quote=False),
+    ]
+    for row in rows:
+        name = row["lab"]
+        width = 34 if name in side else 60
+        write = _wrapped("you write: " + titles.get(name, name), width)
+        label = "<B>lab %s</B>  &#183;  %s<BR/>%s<BR/><I>%s</I>" % (
+            html.escape(name, quote=False), html.escape(row["layer"], quote=False),
+            "<BR/>".join(html.escape(l, quote=False) for l in _wrapped(row["does"], width)),
+            "<BR/>".join(html.escape(l, quote=False) for l in write))
+        style = ', width=2.3, fillcolor="#f4f4f4", color="#888888"' if name in side else ""
+        out.append('  "%s" [label=<%s>%s];' % (name, label, style))
+    column = ["loop"] + [row["lab"] for row in rows if row["lab"] not in side]
+    out.append("  " + " -> ".join('"%s"' % n for n in column) + ";")
+    for row in rows:
+        if row.get("beside"):
+            out.append('  {rank=same; "%s"; "%s";}' % (row["beside"], row["lab"]))
+            out.append('  "%s" -> "%s" [style=dashed, arrowhead=none];'
+                       % (row["beside"], row["lab"]))
+    out.append("}")
+    return "\n".join(out) + "\n"
 
 
 # Running one group.

@@ -16,6 +16,13 @@
      lab names before `**Waits for:**` are the prerequisites and after it the waited-for;
      and its table of groups has the table's groups, points, and when each counts, and
      its *How this lab is scored* gives the lab's own and full points.
+  5. Each lab page's *First run* quotes a scorecard of this table: its heading names the
+     lab, title and page, and its lines are the lab's groups, in order, with their points
+     (a first run quoted from an older table is caught; its numbers of cases may grow).
+  6. The stack the labs build (labs.STACK: the rows tools/grade.sh prints and the book's
+     "What you will build" page draws) has one row per lab of the table, and a lab drawn
+     beside another is beside a lab of the stack; the page's table of labs lists them in
+     book order, each with the labs it needs.
 """
 
 import os
@@ -166,6 +173,69 @@ def check_group_tables(table, root, problems):
                         " | ".join(row)))
 
 
+def check_first_run(table, root, problems):
+    """The scorecard a lab page quotes under `## First run` is one of this table."""
+    for lab in table:
+        with open(os.path.join(root, lab["page"]), encoding="utf-8") as f:
+            text = f.read()
+        match = re.search(r"\n## First run\n.*?```text\n(.*?)```", text, re.S)
+        if not match:
+            problems.append("%s: no scorecard in a text block under `## First run`" % lab["page"])
+            continue
+        lines = match.group(1).splitlines()
+        heading = "== lab %s: %s (%s)" % (lab["name"], lab["title"], lab["page"])
+        if heading not in lines:
+            problems.append("%s: the first run's scorecard does not start with %r" % (
+                lab["page"], heading))
+        rows = [re.match(r"^(\S.*?) \.{3,} (?:(?:FAIL|OK) +\d+/\d+ +cases +(\d+)/(\d+)"
+                         r"|waits for .*\((\d+) points\))", line) for line in lines]
+        rows = [r for r in rows if r]
+        got = [(r.group(1), int(r.group(3) or r.group(4))) for r in rows]
+        want = [(g["name"], g["points"]) for g in lab["groups"]]
+        if got != want:
+            problems.append("%s: the first run's scorecard shows the groups %s; labs.bzl has %s "
+                            "(run `tools/grade.sh --starter %s` and quote it again)" % (
+                                lab["page"], got, want, lab["name"]))
+
+
+def check_stack(table, root, problems):
+    names = [lab["name"] for lab in table]
+    rows = [row["lab"] for row in labs_lib.STACK]
+    for name in names:
+        if rows.count(name) != 1:
+            problems.append("labs.py: STACK has %d rows for lab %s; give it one (its layer and "
+                            "what the layer does), where it sits in the stack" % (
+                                rows.count(name), name))
+    for row in labs_lib.STACK:
+        if row["lab"] not in names:
+            problems.append("labs.py: STACK draws %s, which labs.bzl does not have" % row["lab"])
+        if row.get("beside") and row["beside"] not in rows:
+            problems.append("labs.py: STACK draws %s beside %s, which is not in the stack" % (
+                row["lab"], row["beside"]))
+    path = os.path.join(root, labs_lib.STACK_PAGE)
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    listed = []
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not line.startswith("| {doc}") or len(cells) < 3:
+            continue
+        lab = names_in(cells[0])[:1]
+        listed.append(lab[0] if lab else cells[0])
+        if not lab or lab[0] not in names:
+            continue
+        want = labs_lib.prerequisites(next(l for l in table if l["name"] == lab[0]), table)
+        earlier = names[:names.index(lab[0])]
+        got = earlier if cells[1] == "every lab before it" else sorted(
+            set(names_in(cells[1])), key=names.index)
+        if got != want or (not want and cells[1] != "no other lab"):
+            problems.append("%s: the row of lab %s says it needs %r; labs.bzl says %s" % (
+                labs_lib.STACK_PAGE, lab[0], cells[1], ", ".join(want) or "no other lab"))
+    if listed != names:
+        problems.append("%s: its table of labs lists %s; labs.bzl has, in book order, %s" % (
+            labs_lib.STACK_PAGE, listed, names))
+
+
 def main():
     srcdir = os.environ.get("TEST_SRCDIR")
     if not srcdir:
@@ -179,6 +249,8 @@ def main():
     check_waiting(table, problems)
     check_pages(table, root, problems)
     check_group_tables(table, root, problems)
+    check_first_run(table, root, problems)
+    check_stack(table, root, problems)
     for lab in table:
         print("lab %-16s needs %-60s waits for %s" % (
             lab["name"], ", ".join(labs_lib.prerequisites(lab, table)) or "-",
