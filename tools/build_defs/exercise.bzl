@@ -5,21 +5,29 @@ Every exercise in every chapter has the same shape, one folder per exercise:
     chapters/NN_stage/exercises/<name>/
       BUILD             mts_exercise(name = "<name>", hdrs = ["<name>.h"], ...)
       <name>.h          the interface the student implements (given, documented)
-      starter.cc        compiles, but the part marked [mts:exercise-todo] is left to write
-      solution.cc       the reference solution (removed from the student copy)
+      solution.cc       the reference solution; the student's part lies in regions
+                        `// [mts:lab <name>]` ... `// [mts:lab-end]`, and the comments
+                        outside them (TODO(student)) say what to decide
       <name>_test.cc    the tests that decide whether the work is done
 
+The starter is derived from the solution, as a lab's is from the real source, by
+tools/labs/make_starter.py: each region in a function body becomes a throw of
+UnimplementedError, each region among declarations (helpers, includes, a struct's members)
+is left empty. There is no hand-written starter.
+
 `mts_exercise` makes:
+  :starter.cc    the starter, derived from solution.cc at build time (in the student copy
+                 made by tools/export_student_copy.sh, derived once and there is no
+                 solution.cc: starter.cc is then the student's own source file)
   :<name>        a cc_library from solution.cc, or from starter.cc when the build runs with
-                 `--define=exercises=starter` or when solution.cc does not exist (the
-                 student copy made by tools/export_student_copy.sh)
+                 `--define=exercises=starter` or when solution.cc does not exist
   :<name>_test   a cc_test of <name>_test.cc against that library, tagged "exercise" (the
                  test cases are compiled once, in :<name>_test_cases, and linked here and
                  into the starter check below)
   :<name>_starter_fails_test
                  when solution.cc exists: the same tests built against starter.cc, which
                  passes only if some of them fail (tools/build_defs/starter_fails_test.py)
-  :book_files    the files a chapter may quote (never the solution)
+  :book_files    the files a chapter may quote (the starter, never the solution)
 """
 
 def mts_exercise(
@@ -45,6 +53,21 @@ def mts_exercise(
     # The student copy has no solution.cc: then the starter is all there is.
     solution = native.glob(["solution.cc"])
     default_impl = solution if solution else ["starter.cc"]
+    if solution:
+        # The starter, from the solution's regions (named after the exercise). A
+        # hand-written starter.cc beside solution.cc would clash with this output.
+        native.genrule(
+            name = name + "_starter_cc",
+            srcs = ["solution.cc"],
+            outs = ["starter.cc"],
+            tools = ["//tools/labs:make_starter.py"],
+            cmd = ("/usr/bin/python3 $(location //tools/labs:make_starter.py) --lab %s " +
+                   "--path %s/solution.cc $< $@") % (name, native.package_name()),
+        )
+
+    # The starter throws UnimplementedError (src/platform/errors.h).
+    errors = "//src/platform:errors"
+    deps = deps + ([] if errors in deps else [errors])
 
     # The interface alone, so the tests compile against it once, whichever implementation
     # they are then linked with.
