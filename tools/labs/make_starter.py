@@ -45,6 +45,18 @@ END = re.compile(r"^\s*// \[mts:lab-end\]\s*$")
 # column 0 (the return type may come first on the same line).
 FUNCTION = re.compile(
     r"^(?=[A-Za-z_])[^=;(]*?\b((?:[A-Za-z_]\w*::)*(?:operator\(\)|~?[A-Za-z_]\w*))\(")
+
+
+def without_template_arguments(line):
+    """`std::function<void()> MakeReader(` -> `std::function MakeReader(`: the `(` of a
+    template argument is not the function's."""
+    while True:
+        shorter = re.sub(r"<[^<>]*>", "", line)
+        if shorter == line:
+            return line
+        line = shorter
+
+
 # A block whose body holds declarations, not statements.
 DECLARATIONS = re.compile(r"^\s*(?:template\s*<.*>\s*)?(?:struct|class|union)\b")
 # chapters/NN_stage/exercises/NAME/solution.cc: an exercise's reference solution.
@@ -86,9 +98,11 @@ STUDENT_PRELUDE = """\
 
 STUDENT_EXERCISE_PRELUDE = """\
 // Exercise {lab}: the parts between `[mts:lab {lab}]` and `[mts:lab-end]` below are
-// yours to write. {page} states the contract and the TODO(student) comments say what
-// to decide. Until then they are empty or throw UnimplementedError, and
-// `bazel test //{folder}:all` fails.
+// yours to write. The TODO(student) comments say what to decide; the contract is in
+//   {page}
+// Until you have written them they are empty or throw UnimplementedError, and
+//   bazel test //{folder}:all
+// fails.
 #include "src/platform/errors.h"
 #pragma GCC diagnostic ignored "-Wunused-function"
 #pragma GCC diagnostic ignored "-Wunused-variable"
@@ -133,7 +147,7 @@ def starter(text, lab, src_path, student=False):
             continue
         if END.match(line):
             raise ValueError("%s:%d: [mts:lab-end] without its [mts:lab NAME]" % (src_path, number))
-        match = FUNCTION.match(line)
+        match = FUNCTION.match(without_template_arguments(line))
         if match:
             function = match.group(1)
         out.append(line)
