@@ -16,16 +16,17 @@ UnimplementedError, each region among declarations (helpers, includes, a struct'
 is left empty. There is no hand-written starter.
 
 `mts_exercise` makes:
-  :starter.cc    the starter, derived from solution.cc at build time (in the student copy
-                 made by tools/export_student_copy.sh, derived once and there is no
-                 solution.cc: starter.cc is then the student's own source file)
+  :starter.cc    the starter, derived from solution.cc at build time, unless the folder
+                 holds a starter.cc: the student's own work, in the student copy (made by
+                 tools/export_student_copy.sh, which derives it once and leaves solution.cc
+                 out) or dropped into the instructor's tree for grading
   :<name>        a cc_library from solution.cc, or from starter.cc when the build runs with
                  `--define=exercises=starter` or when solution.cc does not exist
   :<name>_test   a cc_test of <name>_test.cc against that library, tagged "exercise" (the
                  test cases are compiled once, in :<name>_test_cases, and linked here and
                  into the starter check below)
   :<name>_starter_fails_test
-                 when solution.cc exists: the same tests built against starter.cc, which
+                 when the starter is derived: the same tests built against it, which
                  passes only if some of them fail (tools/build_defs/starter_fails_test.py)
   :book_files    the files a chapter may quote (the starter, never the solution)
 """
@@ -53,9 +54,13 @@ def mts_exercise(
     # The student copy has no solution.cc: then the starter is all there is.
     solution = native.glob(["solution.cc"])
     default_impl = solution if solution else ["starter.cc"]
-    if solution:
-        # The starter, from the solution's regions (named after the exercise). A
-        # hand-written starter.cc beside solution.cc would clash with this output.
+
+    # A starter.cc in the folder is a student's work: in the student copy, or dropped into
+    # the instructor's tree for grading. Otherwise the starter is derived from the
+    # solution's regions (named after the exercise).
+    students_work = native.glob(["starter.cc"])
+    derive_starter = solution and not students_work
+    if derive_starter:
         native.genrule(
             name = name + "_starter_cc",
             srcs = ["solution.cc"],
@@ -105,10 +110,10 @@ def mts_exercise(
         tags = ["exercise"],
     )
 
-    if solution:
+    if derive_starter:
         # The other direction, in every `bazel test //...` of the instructor's tree: the
-        # same tests against the starter must fail, or the exercise asks nothing. Not in a
-        # student copy (no solution.cc), where starter.cc is the student's own work.
+        # same tests against the starter must fail, or the exercise asks nothing. Not where
+        # starter.cc is the student's own work.
         native.cc_library(
             name = name + "_starter",
             testonly = True,
