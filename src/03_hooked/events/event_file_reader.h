@@ -1,15 +1,12 @@
 // event_file_reader.h: reads TensorBoard event files back into Event protos, for tests, the
 // book and anyone checking what a training run wrote.
 //
-//   HookedSession       hooks write summaries and session logs through a FileWriter
-//     FileWriter        writes events.out.tfevents.* files
-//     EventFileReader   <-- this file: reads them (or TensorFlow's) back
-//       RecordReader    undoes the TFRecord framing and checks the CRCs (record_reader.h)
+//   FileWriter        writes events.out.tfevents.* files
+//   EventFileReader   <-- this file: reads them (or TensorFlow's) back, through RecordReader
 //
-// An event file is a sequence of TFRecords, each holding one serialized tensorflow.Event.
-// EventFileReader walks them in order; ReadEventFile and ReadEventDirectory gather a whole
-// file, or every event file of a log directory, into a vector; ScalarSummaries picks out
-// the (step, tag, value) triples of the scalar summaries, the numbers TensorBoard plots.
+// EventFileReader walks a file's events in order; ReadEventFile and ReadEventDirectory
+// gather a file, or every event file of a log directory; ScalarSummaries picks out the
+// (step, tag, value) triples TensorBoard plots.
 //
 // Example:
 //   for (const ScalarValue& s : ScalarSummaries(ReadEventDirectory("/tmp/run"))) {
@@ -20,8 +17,7 @@
 // may be called from any thread.
 //
 // TensorFlow: tf.compat.v1.train.summary_iterator (tensorflow/python/summary/
-// summary_iterator.py) and tensorflow/core/lib/io/record_reader.h; TensorBoard's
-// event_file_loader.py.
+// summary_iterator.py); TensorBoard's event_file_loader.py.
 #ifndef MTS_SRC_03_HOOKED_EVENTS_EVENT_FILE_READER_H_
 #define MTS_SRC_03_HOOKED_EVENTS_EVENT_FILE_READER_H_
 
