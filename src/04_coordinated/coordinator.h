@@ -20,13 +20,8 @@
 //
 // Thread safety: every method may be called from any thread at any time.
 //
-// Example:
-//   Coordinator coord;
-//   auto reader = std::make_shared<CoordinatedThread>("reader", [&coord] {
-//     coord.StopOnException([&] { while (!coord.ShouldStop()) ReadOneRecord(); });
-//   });
-//   reader->Start();
-//   coord.Join({reader});  // after a stop: rethrows the reader's error, if it had one
+// Example (a thread body; coord.Join({thread}) then rethrows its error, if it had one):
+//   coord.StopOnException([&] { while (!coord.ShouldStop()) ReadOneRecord(); });
 //
 // TensorFlow: tf.train.Coordinator (tensorflow/python/training/coordinator.py).
 #ifndef MTS_SRC_04_COORDINATED_COORDINATOR_H_

@@ -1,20 +1,15 @@
 // looper_thread.h: a coordinated thread that calls one function over and over, back to back
 // or on a fixed timer, until its Coordinator says stop.
 //
-// Beside the stack: the CoordinatedSession's Coordinator stops and joins it, as any
-// CoordinatedThread. It registers with its Coordinator when created and runs its loop in
-// StopOnException. With an interval, the first call is immediate and the next ones fall on
-// the boundaries start + k * interval; a call that overruns makes the next one late, and the
-// missed boundaries collapse into that one call. Between calls it waits in WaitForStop, so
-// a stop wakes it at once.
+// Stage 04, beside the stack, a CoordinatedThread: it registers with its Coordinator when
+// created and runs its loop in StopOnException. With an interval the calls fall on the
+// boundaries start + k * interval; a call that overruns makes the next one late, and the
+// missed boundaries collapse into that one call. Between calls it waits in WaitForStop.
 //
-// Lifecycle: Create (registers it) or Loop (creates and starts it); the target runs on the
-// thread until a stop; Coordinator::Join joins it.
+// Lifecycle: Create (registers it) or Loop (also starts it); Coordinator::Join joins it.
+// Thread safety: as CoordinatedThread; the target runs on the looper thread only.
 //
-// Thread safety: as CoordinatedThread. The target runs on the looper thread only.
-//
-// Example:
-//   LooperThread::Loop(&coord, 10.0, [&] { writer.Flush(); });  // every 10 s
+// Example: LooperThread::Loop(&coord, 10.0, [&] { writer.Flush(); });  // every 10 s
 //
 // TensorFlow: tf.train.LooperThread (tensorflow/python/training/coordinator.py).
 #ifndef MTS_SRC_04_COORDINATED_LOOPER_THREAD_H_

@@ -1,21 +1,16 @@
 // monitored_session_scope.h: Python's `with MonitoredSession(...) as sess:` block, as a
 // function.
 //
-//   WithMonitoredSession   <-- this file: decides whether a training loop ended cleanly
-//     MonitoredSession     and closes the session accordingly
+// Stage 06, around a MonitoredSession. The end is clean when the body returns or raises
+// exactly OutOfRangeError or StopIteration (the class itself, not a subclass): every hook's
+// End runs, the session closes, and the function returns. Anything else the body raises
+// closes the session without End and propagates. An error raised while closing replaces
+// the body's.
 //
-// The end is clean when the body returns or raises exactly OutOfRangeError or
-// StopIteration (the class itself, not a subclass): every hook's End runs, the session
-// closes, and the function returns. Anything else the body raises closes the session
-// without End and propagates. An error raised while closing replaces the body's.
+// Usage: WithMonitoredSession(session, [&](MonitoredSession& sess) {
+//          while (!sess.ShouldStop()) sess.Run({}, {}, {train_op}); });
 //
-// Usage:
-//   WithMonitoredSession(session, [&](MonitoredSession& sess) {
-//     while (!sess.ShouldStop()) sess.Run({}, {}, {train_op});
-//   });
-//
-// TensorFlow: _MonitoredSession.__enter__ and __exit__
-// (tensorflow/python/training/monitored_session.py).
+// TensorFlow: _MonitoredSession.__enter__ and __exit__ (monitored_session.py).
 #ifndef MTS_SRC_06_MONITORED_MONITORED_SESSION_SCOPE_H_
 #define MTS_SRC_06_MONITORED_MONITORED_SESSION_SCOPE_H_
 

@@ -1,22 +1,17 @@
 // remote_session.h: a Session whose variables live on parameter servers.
 //
 //   Chief / Worker   SessionManager makes it for a "grpc://..." master (session_factory.h)
-//     Session        <-- this file: RemoteSession, a Session that reads its placed variables
-//                        from the ps tasks before a step and sends them its updates after
+//     Session        <-- this file: RemoteSession reads its placed variables from the ps
+//                        tasks before a step and sends them its updates after
 //
-// A step has three phases: read (one ReadVariables RPC per ps task, into this session's
-// local copies), compute (the ordinary Session::Run on the copies, also fetching the
-// inputs of every op that updates a placed variable), update (one ApplyUpdates RPC per ps
-// task, carrying those ops, which the server runs again on the current value). A step that
-// fails before its update phase changes nothing on the servers. Every RPC carries each
-// server's incarnation from when the session was made: a server down gives
-// UnavailableError, one restarted AbortedError, both preemption errors.
+// A step reads (one ReadVariables RPC per ps task, into local copies), computes (the
+// ordinary Session::Run, also fetching the inputs of every op that updates a placed
+// variable) and updates (one ApplyUpdates RPC per ps task; the server runs those ops again).
+// A step that fails before the update changes nothing there. A server down gives
+// UnavailableError, one restarted (another incarnation) AbortedError. Run may be called
+// concurrently; steps that touch placed variables are serialised within one session.
 //
-// Thread safety: Run may be called concurrently; steps that touch placed variables are
-// serialised within one session, steps that touch none run freely.
-//
-// TensorFlow: GrpcSession with the master and worker services
-// (tensorflow/core/distributed_runtime/rpc/grpc_session.h).
+// TensorFlow: GrpcSession (tensorflow/core/distributed_runtime/rpc/grpc_session.h).
 #ifndef MTS_SRC_07_DISTRIBUTED_REMOTE_SESSION_H_
 #define MTS_SRC_07_DISTRIBUTED_REMOTE_SESSION_H_
 

@@ -1,17 +1,13 @@
 // server.h: one task of a cluster, serving over gRPC on its address.
 //
-//   07_distributed   <-- every process of a distributed job makes one Server for its task;
-//                        a parameter server then only Join()s, serving its VariableStore
-//     Session        sessions with target server.target() talk to the cluster
+// Stage 07: every process of a distributed job makes one for its task; a parameter server
+// then only Join()s, answering GetStatus (its incarnation), ReadVariables and ApplyUpdates
+// from its VariableStore. A session made with master = server.target() is a RemoteSession
+// that finds the "ps" tasks in the Server's ClusterSpec; a target no Server in the process
+// owns is taken as the address of a single parameter server.
 //
-// It answers GetStatus (its incarnation), ReadVariables and ApplyUpdates. A session
-// created with master = server.target() is a RemoteSession that finds the "ps" tasks in the
-// Server's ClusterSpec; a target no Server in the process owns is taken as the address of a
-// single parameter server.
-//
-// Lifecycle: construct (binds and starts unless `start` is false); Join() blocks until
-// Stop(); the destructor stops it. Thread safety: Stop may be called from any thread; the
-// service runs on gRPC's threads.
+// Lifecycle: construct (binds and starts unless `start` is false); Join() until Stop();
+// the destructor stops it. Stop may be called from any thread.
 //
 // TensorFlow: tf.train.Server (tensorflow/python/training/server_lib.py).
 #ifndef MTS_SRC_07_DISTRIBUTED_SERVER_H_

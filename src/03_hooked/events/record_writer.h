@@ -1,18 +1,12 @@
 // record_writer.h: writes TFRecords, the framing every TensorBoard event file uses.
 //
-//   FileWriter        queues events; its thread hands each one, serialized, to ...
-//     RecordWriter    <-- this file: frames one serialized Event as one record
-//
-// Records lie back to back, with no file header, each
+// Stage 03, below FileWriter, whose thread hands it each serialized Event. Records lie back
+// to back, with no file header, each
 //   u64 length (little-endian) | u32 masked CRC-32C of those 8 bytes | payload |
 //   u32 masked CRC-32C of the payload
-// RecordReader (record_reader.h) undoes it.
+// RecordReader (record_reader.h) undoes it. One thread at a time.
 //
-// Example:
-//   RecordWriter writer(DefaultFileSystem()->NewWritableFile("/tmp/run/records"));
-//   writer.WriteRecord(event.SerializeAsString());
-//
-// Thread safety: one thread at a time (the FileWriter's flush thread, in practice).
+// Example: RecordWriter writer(fs->NewWritableFile(path)); writer.WriteRecord(bytes);
 //
 // TensorFlow: io::RecordWriter (tensorflow/core/lib/io/record_writer.h), without compression.
 #ifndef MTS_SRC_03_HOOKED_EVENTS_RECORD_WRITER_H_

@@ -1,18 +1,12 @@
 // summary_writer_cache.h: one FileWriter per log directory, shared by every hook that writes
 // there.
 //
-//   SummarySaverHook, StepCounterHook, CheckpointSaverHook, ProfilerHook: each asks ...
-//     SummaryWriterCache  <-- this file: ... for its directory's one FileWriter
+// Stage 03: SummarySaverHook, StepCounterHook, CheckpointSaverHook and ProfilerHook each
+// ask it for their directory's writer. Get(dir) makes it the first time (its first event is
+// the graph event of the caller's default graph) and returns that same writer ever after,
+// until Clear() closes them all. Get and Clear may be called from any thread.
 //
-// Get(dir) makes the directory's writer the first time (its first event is the graph event
-// of the caller's default graph, FileWriter::AddGraph) and returns that same writer ever
-// after, until Clear() closes them all.
-//
-// Example:
-//   std::shared_ptr<FileWriter> writer = SummaryWriterCache::Get("/tmp/run");
-//   writer->AddSummary(summary, step);       // the same writer every hook in /tmp/run uses
-//
-// Thread safety: Get and Clear may be called from any thread.
+// Example: SummaryWriterCache::Get("/tmp/run")->AddSummary(summary, step);
 //
 // TensorFlow: tf.compat.v1.summary.FileWriterCache, alias tf.train.SummaryWriterCache
 // (tensorflow/python/summary/writer/writer_cache.py).

@@ -1,20 +1,13 @@
 // checkpoint_saver_listener.h: code that runs around each checkpoint CheckpointSaverHook
 // saves: before it, after it (and possibly stop training), and at the start and end.
 //
-//   CheckpointSaverHook        saves every N steps or seconds, and calls ...
-//     CheckpointSaverListener  <-- this file: ... each listener around each save
+// Stage 03, called by CheckpointSaverHook: Begin() from the hook's Begin; for each save,
+// BeforeSave(session, step), the save, AfterSave(session, step); End(session, step) after
+// the last save. Every listener's AfterSave is called; if any returns true, training stops
+// after the run that saved. Every method does nothing by default. One thread (the training
+// loop's) calls a listener.
 //
-// Lifecycle, as the hook calls it: Begin() from the hook's Begin; for each save,
-// BeforeSave(session, step), the save, AfterSave(session, step); End(session, step) after the
-// last save. Every listener's AfterSave is called; if any returns true, training stops
-// after the run that saved. Every method does nothing by default.
-//
-// Thread safety: one thread (the training loop's) calls a listener.
-//
-// Example:
-//   bool AfterSave(SessionInterface& session, int64_t step) override {
-//     return Evaluate(session) > 0.99;   // true: stop training
-//   }
+// Example: bool AfterSave(SessionInterface& s, int64_t step) override { return Good(s); }
 //
 // TensorFlow: tf.train.CheckpointSaverListener (basic_session_run_hooks.py).
 #ifndef MTS_SRC_03_HOOKED_HOOKS_CHECKPOINT_SAVER_LISTENER_H_

@@ -6,12 +6,7 @@
 // INFO `loss = 0.25, step = 100 (1.234 sec)`, or the line a formatter makes. With at_end,
 // End() fetches them with a raw run and logs them once more.
 //
-// Lifecycle: construct with the tensors and a frequency; Begin; BeforeRun / AfterRun per
-// step; End. Thread safety: one thread calls a hook.
-//
-// Example: options.every_n_iter = 100;
-//          auto hook = std::make_shared<LoggingTensorHook>(
-//              std::map<std::string, Output>{{"loss", loss}, {"step", step}}, options);
+// Lifecycle: Begin; BeforeRun / AfterRun per step; End. One thread calls a hook.
 //
 // TensorFlow: tf.train.LoggingTensorHook (basic_session_run_hooks.py).
 #ifndef MTS_SRC_03_HOOKED_HOOKS_LOGGING_TENSOR_HOOK_H_

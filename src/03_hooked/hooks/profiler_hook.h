@@ -2,16 +2,14 @@
 // Chrome trace, timeline-<step>.json.
 //
 // Stage 03, a hook: on the runs its SecondOrStepTimer picks (never the first), it asks for
-// RunOptions::TraceLevel::kFullTrace; after such a run it writes
-// <output_dir>/timeline-<step>.json (timeline.h) and a tagged_run_metadata event
-// "step_<step>" through SummaryWriterCache's writer of output_dir (empty: the working
-// directory).
+// RunOptions::TraceLevel::kFullTrace, then writes <output_dir>/timeline-<step>.json
+// (timeline.h) and a tagged_run_metadata event "step_<step>" through SummaryWriterCache's
+// writer of output_dir (empty: the working directory).
 //
-// Lifecycle: construct; Begin; BeforeRun / AfterRun per step. Thread safety: one thread
-// calls a hook.
+// Lifecycle: Begin; BeforeRun / AfterRun per step. One thread calls a hook.
 //
-// Example: options.save_steps = 100; options.output_dir = "/tmp/run";
-//          auto profiler = std::make_shared<ProfilerHook>(options);
+// Example: options.save_steps = 100; options.output_dir = "/tmp/run";  // then open
+//          timeline-100.json in ui.perfetto.dev
 //
 // TensorFlow: tf.train.ProfilerHook (tensorflow/python/training/basic_session_run_hooks.py).
 #ifndef MTS_SRC_03_HOOKED_HOOKS_PROFILER_HOOK_H_

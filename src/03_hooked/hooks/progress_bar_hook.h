@@ -4,15 +4,11 @@
 // Stage 03, a hook. On a terminal it redraws one line at most every kTerminalRefreshSecs,
 //   [#############.................] 450/1000  45%  12.3 steps/s  ETA 0:00:44
 // elsewhere it writes a plain line every kPlainEverySecs; End() writes a last line. Progress
-// is the global step over last_step (or num_steps past the first session's step); the rate
-// is steps over time since the current session was created, on the hook's Clock.
+// is the global step over last_step (or num_steps past the first session's step), the rate
+// steps over time since the session was created, on the hook's Clock.
 //
-// Lifecycle: construct; Begin; AfterCreateSession (fixes last_step, starts the rate);
-// BeforeRun / AfterRun per step; End. Thread safety: one thread calls a hook, and nothing
-// else writes to the stream meanwhile.
-//
-// Example: options.last_step = 10000;
-//          hooks.push_back(std::make_shared<ProgressBarHook>(options));
+// Lifecycle: Begin; AfterCreateSession; BeforeRun / AfterRun per step; End. One thread calls
+// a hook, and nothing else writes to the stream meanwhile.
 //
 // TensorFlow: none; its closest relatives are LoggingTensorHook and StepCounterHook.
 #ifndef MTS_SRC_03_HOOKED_HOOKS_PROGRESS_BAR_HOOK_H_

@@ -1,18 +1,13 @@
 // step_counter_hook.h: measures training speed, global steps per second, and records it as
 // the summary "global_step/sec" and a log line.
 //
-// Stage 03, a hook: every N steps or seconds (its SecondOrStepTimer, asked at the real step
-// when stale + 1 is due) it divides the steps by the seconds since the previous trigger;
-// the first trigger only starts the measurement. Each rate goes to the event file as the
-// scalar "<global step op name>/sec" (through the writer given, else SummaryWriterCache's
-// for output_dir) and to the log as "global_step/sec: <rate>". A step that does not move
-// is warned about, the first five times.
+// Stage 03, a hook: when its SecondOrStepTimer triggers (asked at the real step when
+// stale + 1 is due) it divides the steps by the seconds since the previous trigger; the
+// first trigger only starts the measurement. Each rate goes to the event file as
+// "<global step op name>/sec" (the writer given, else SummaryWriterCache's for output_dir)
+// and to the log as "global_step/sec: <rate>". A step that does not move is warned about.
 //
-// Lifecycle: construct; Begin; BeforeRun / AfterRun per step. Thread safety: one thread
-// calls a hook.
-//
-// Example: options.output_dir = "/tmp/run";   // every_n_steps = 100 by default
-//          auto counter = std::make_shared<StepCounterHook>(options);
+// Lifecycle: Begin; BeforeRun / AfterRun per step. One thread calls a hook.
 //
 // TensorFlow: tf.train.StepCounterHook (tensorflow/python/training/basic_session_run_hooks.py).
 #ifndef MTS_SRC_03_HOOKED_HOOKS_STEP_COUNTER_HOOK_H_

@@ -6,12 +6,8 @@
 // the first run also SessionLog START. The summary ops are those given, else the Scaffold's
 // summary_op; the writer is the one given, else SummaryWriterCache's for output_dir.
 //
-// Lifecycle: construct; Begin; BeforeRun / AfterRun per step; End (flushes the writer).
-// Thread safety: one thread calls a hook.
-//
-// Example: options.save_steps = 100; options.output_dir = "/tmp/run";
-//          options.summary_op = {*MergeAllSummaries()};
-//          auto summaries = std::make_shared<SummarySaverHook>(options);
+// Lifecycle: Begin; BeforeRun / AfterRun per step; End (flushes the writer). One thread
+// calls a hook.
 //
 // TensorFlow: tf.train.SummarySaverHook (tensorflow/python/training/basic_session_run_hooks.py).
 #ifndef MTS_SRC_03_HOOKED_HOOKS_SUMMARY_SAVER_HOOK_H_

@@ -1,18 +1,13 @@
 // timeline.h: turns the op timings of one traced run into a Chrome trace (JSON), the file
 // chrome://tracing and Perfetto (ui.perfetto.dev) open.
 //
-//   ProfilerHook   asks for a full trace every N steps or seconds
-//     Timeline     <-- this file: RunMetadata.step_stats -> Chrome trace JSON
+// Stage 03, for ProfilerHook. The trace holds a process_name event for the one lane,
+// "/device:CPU:0 Compute"; a complete event ("ph": "X") per executed op, named after the op,
+// with its start and duration in microseconds and {"name", "op"} in its args; and, with
+// show_dataflow, a flow start and end per tensor passed between two ops. show_memory adds
+// nothing. A Timeline is immutable after construction.
 //
-// The trace holds a process_name event for the one lane, "/device:CPU:0 Compute"; a
-// complete event ("ph": "X") per executed op, named after the op, with its start and
-// duration in microseconds and {"name", "op"} in its args; and, with show_dataflow, a flow
-// start and end ("ph": "s", "t") per tensor passed between two ops. show_memory adds nothing.
-//
-// Example:
-//   std::string json = Timeline(metadata, session.graph()).GenerateChromeTraceFormat();
-//
-// Thread safety: a Timeline is immutable after construction.
+// Example: std::string json = Timeline(metadata, graph).GenerateChromeTraceFormat();
 //
 // TensorFlow: tensorflow.python.client.timeline.Timeline (generate_chrome_trace_format).
 #ifndef MTS_SRC_03_HOOKED_HOOKS_TIMELINE_H_

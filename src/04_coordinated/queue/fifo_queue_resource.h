@@ -1,19 +1,12 @@
 // fifo_queue_resource.h: one session's state of one FIFOQueue: the elements, the closed flag,
 // and the lines of blocked enqueuers and dequeuers.
 //
-//   CoordinatedSession   QueueRunner threads block in here; Close() must wake them
-//     ...
-//       Session          <-- its ResourceMgr owns one FIFOQueueResource per FIFOQueue op
-//
-// The queue ops' kernels (fifo_queue.cc) check their inputs and call one method each; a
-// method that blocks waits on this object's mutex, woken by another Run, a close op or the
-// session closing. Enqueue attempts are served one at a time in arrival order, and so are
-// dequeue attempts; a DequeueMany at the head of the line takes elements as they come (n
-// may exceed the capacity). A Close without cancellation takes its place in the enqueue
-// line. Each waiter has a condition variable of its own and is woken only when its
-// condition holds.
-//
-// Thread safety: every method may be called from any thread.
+// Stage 04: a Session's ResourceMgr owns one per FIFOQueue op; the queue ops' kernels
+// (fifo_queue.cc) call one method each. Enqueue attempts are served in arrival order, and
+// so are dequeue attempts; a DequeueMany at the head of the line takes elements as they come
+// (n may exceed the capacity); a Close without cancellation takes its place in the enqueue
+// line. A waiter is woken only when its condition holds; a close or the session closing
+// wakes them all. Every method may be called from any thread.
 //
 // TensorFlow: QueueBase and FIFOQueue (tensorflow/core/kernels/queue_base.h, fifo_queue.h).
 #ifndef MTS_SRC_04_COORDINATED_QUEUE_FIFO_QUEUE_RESOURCE_H_
