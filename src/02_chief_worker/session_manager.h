@@ -12,7 +12,7 @@
 // rolls back, a session made again on the ps processes it wrote the model on keeps that
 // model, and a live model written by someone else is never initialised over.
 //
-// Lifecycle: construct with the scaffold's three ops; call PrepareSession or WaitForSession
+// Lifecycle: construct with the scaffold's ready and local-init ops; call PrepareSession or WaitForSession
 // once per session (re)creation; each returns a new session. TensorFlow's keyword arguments
 // are the fields of PrepareSessionOptions and RecoverSessionOptions, with its defaults.
 //

@@ -1,5 +1,5 @@
 // session_run_hook.h: how code plugs into a monitored training loop (SessionRunHook), and
-// the three small values a hook exchanges with the loop around each step.
+// the small values a hook exchanges with the loop around each step.
 //
 //   RecoverableSession     recovery calls AfterCreateSession again on the new session
 //     CoordinatedSession

@@ -1,7 +1,7 @@
 // wrapped_session.h: the base of every layer that wraps a session (TensorFlow's
 // _WrappedSession).
 //
-//   RecoverableSession     each of these three is a WrappedSession around the one below
+//   RecoverableSession     each of these is a WrappedSession around the one below
 //     CoordinatedSession
 //       HookedSession      <-- this stage adds the base and the first wrapper
 //         Chief / Worker   the creators make the raw session at the bottom

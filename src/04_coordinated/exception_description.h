@@ -5,7 +5,7 @@
 // until rethrown; these functions give its demangled dynamic type ("mts::AbortedError") and
 // what() ("" for an exception that is not a std::exception).
 //
-// Thread safety: all three functions are safe to call from any thread; rethrowing an
+// Thread safety: every function here is safe to call from any thread; rethrowing an
 // exception_ptr does not change the exception it points to.
 //
 // Example:
