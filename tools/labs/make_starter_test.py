@@ -68,10 +68,16 @@ class MakeStarterTest(unittest.TestCase):
 
     def test_a_region_in_a_function_body_throws_naming_the_function(self):
         text, _ = make_starter.starter(SOURCE, "reader", EXERCISE)
-        # The `(` inside a template argument is not the function's.
-        self.assertIn('throw UnimplementedError("exercise reader: MakeReader is yours', text)
-        self.assertIn('"exercise reader: Reader::operator() is yours', text)
-        self.assertIn('"see chapters/04_coordinated/exercises/reader/reader.h");', text)
+        # The `(` inside a template argument is not the function's; the message is cut into
+        # pieces, one a line, so that a long name or path stays within 100 columns.
+        self.assertIn('    throw UnimplementedError("exercise reader: "\n'
+                      '                             "MakeReader is yours to write; see "\n'
+                      '                             "chapters/04_coordinated/exercises/reader/"\n'
+                      '                             "reader.h");\n', text)
+        self.assertIn('  throw UnimplementedError("exercise reader: "\n'
+                      '                           "Reader::operator() is yours to write; see "\n',
+                      text)
+        self.assertTrue(all(len(line) <= 100 for line in text.splitlines()), text)
 
     def test_the_students_copy_of_an_exercise_says_how_to_test_it(self):
         text, _ = make_starter.starter(SOURCE, "reader", EXERCISE, student=True)
