@@ -8,6 +8,9 @@
 #
 # Removed: every file under an `exercises/` folder whose name holds `solution`
 # (solution.cc, and a tracked solution_v2.cc too), and the answer keys (docs/answer_keys/).
+# In its place each exercise gets its starter.cc, derived from the solution's regions
+# (`// [mts:lab NAME]` ... `// [mts:lab-end]`, NAME the exercise) by
+# tools/labs/make_starter.py --student, as the build derives it in this tree.
 # mts_exercise builds an exercise from its starter when solution.cc is absent, so the copy
 # builds as it is and each exercise test fails until the student has written the missing
 # part:
@@ -125,6 +128,19 @@ done < <(git -C "${root}" ls-files -z --cached --others --exclude-standard)
 
 mkdir -p "${dest}"
 tar -C "${root}" --null -T "${list}" -cf - | tar -C "${dest}" -xf -
+
+# The exercises' starters, each derived from the solution the copy leaves out.
+starters=0
+while IFS= read -r -d '' solution; do
+  [ -e "${root}/${solution}" ] || continue
+  exercise="$(dirname "${solution}")"
+  /usr/bin/python3 "${root}/tools/labs/make_starter.py" --student \
+    --lab "$(basename "${exercise}")" --path "${solution}" \
+    "${root}/${solution}" "${dest}/${exercise}/starter.cc"
+  starters=$((starters + 1))
+done < <(git -C "${root}" ls-files -z --cached --others --exclude-standard \
+           -- ':(glob)chapters/*/exercises/*/solution.cc')
+echo "export_student_copy.sh: ${starters} exercise starters derived from their solutions"
 
 if [ "${labs}" -eq 0 ]; then
   echo "export_student_copy.sh: ${kept} files in ${dest}; ${removed} solutions left out"

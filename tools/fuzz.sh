@@ -11,7 +11,7 @@
 # and crashes. The targets fuzz side by side, one per core.
 #
 # Why a script and not Bazel: Bazel here builds with g++, and libFuzzer needs clang's
-# coverage instrumentation. Switching Bazel's toolchain to clang for four binaries would
+# coverage instrumentation. Switching Bazel's toolchain to clang for a few binaries would
 # re-configure and rebuild everything else, so the few sources a target needs are compiled
 # directly, with -fsanitize=fuzzer,address,undefined. MTS_FUZZ_OUT picks the build
 # directory (default /tmp/mts-fuzz).
@@ -122,7 +122,7 @@ run_target() {
 }
 
 # The targets are independent and each fuzzes on one core, so as many run at once as there
-# are cores (four targets of 30 s take 60 s on two cores instead of 120 s). Their result
+# are cores (four targets of 30 s, say, take 60 s on two cores instead of 120 s). Their result
 # lines are printed once all have finished, in the order of the targets.
 # A fuzzer left running would outlive a killed script (a CI timeout): stop them with it.
 trap 'kill $(jobs -p) 2>/dev/null || true' EXIT

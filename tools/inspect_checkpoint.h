@@ -19,7 +19,7 @@
 //     Checkpoint /tmp/mts_spirals/model.ckpt-1000 (the newest in /tmp/mts_spirals): ...
 //     global_step (DT_INT64) []
 //     ...
-//     Every checksum holds: the header and index, and the data of all 21 tensors.
+//     Every checksum holds: the header and index, and the data of all <n> tensors.
 //
 // Thread safety: may be called from any number of threads (output streams aside).
 //

@@ -3,24 +3,12 @@
 // nothing.
 //
 //   Session   <-- every op output is a Tensor, and every Tensor's buffer comes from here
-//     Tensor
-//       Allocator
 //
-// Why a cache: a training step makes a fresh tensor for every op output and drops most of
-// them a few ops later. The next step makes tensors of exactly the same sizes, in the same
-// order, because the same plan runs on the same shapes. Handing the next step the buffers
-// the last one freed turns a malloc and a free per op into a lookup and two list operations
-// under an uncontended lock, and keeps the buffers warm in the cache. TensorFlow gets the
-// same effect from its BFC allocator (a pool carved into size-binned chunks); mts keeps
-// whole buffers in bins of their exact (64-byte rounded) size, which is all a repeated step
-// needs, and does not split or merge them.
+// Freed buffers are kept in bins of their exact (64-byte rounded) size, never split or
+// merged, up to kMaxCachedBytes; beyond that they go back to the system. Under
+// AddressSanitizer nothing is cached, so a read of a dead tensor's buffer is still reported.
 //
-// Bounds: the cache holds at most kMaxCachedBytes; a buffer freed beyond that goes back to
-// the system. Under AddressSanitizer nothing is cached, so a read of a dead tensor's
-// buffer is still a use-after-free it reports, not a read of the next tensor's elements.
-//
-// Thread safety: every method may be called from any thread (a fetched tensor is often
-// dropped on another thread than the one that ran its op).
+// Thread safety: every method may be called from any thread.
 //
 // TensorFlow: tensorflow::Allocator and BFCAllocator (tensorflow/core/framework/allocator.h,
 // tensorflow/core/common_runtime/bfc_allocator.h).

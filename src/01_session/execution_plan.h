@@ -2,14 +2,9 @@
 //
 //   Session  <-- caches one ExecutionPlan per (feeds, fetches, targets) signature
 //
-// Planning answers, once per signature, everything a run would otherwise recompute each step:
-// which ops the fetches and targets need (walking back from them, stopping at fed tensors),
-// in what order (creation order, which is topological because an op's inputs exist before
-// it), where each value lives (one slot per output in a flat array), and after which op a
-// value is dead and can be released (so a variable's old value is not held while an update
-// wants to reuse its buffer), and which inputs an op may overwrite with its output because
-// nothing reads them after it (buffer forwarding). A training loop runs one signature millions of
-// times; it plans it once.
+// A plan holds the ops the fetches and targets need (stopping at fed tensors) in creation
+// order, one value slot per output, the op after which each value is dead and released,
+// and the inputs an op may overwrite with its output (buffer forwarding).
 //
 // Thread safety: a plan is immutable after Build, and shared by concurrent runs.
 //

@@ -1,32 +1,23 @@
 // graph.h: a dataflow graph of Operations, with names, collections and the default graph.
 //
-//   RecoverableSession
-//     CoordinatedSession
-//       HookedSession
-//         Chief / Worker   (Scaffold finalizes the graph before the session is made)
-//           Session        <-- runs a Graph
+//   Chief / Worker   (Scaffold finalizes the graph before the session is made)
+//     Session        <-- runs a Graph
 //
 // Lifecycle:
-//   1. Build: op functions (`Constant`, `MatMul`, `Variable`, ...) add Operations to the
-//      default graph or to the graph of their inputs. Names are made unique ("MatMul",
-//      "MatMul_1") under the current name scope ("dense/MatMul").
+//   1. Build: op functions add Operations to the default graph or to their inputs' graph,
+//      named uniquely ("MatMul", "MatMul_1") under the current name scope ("dense/MatMul").
 //   2. Declare: models put variables, summaries, queue runners and special ops into
-//      collections, so the layers above can find them.
-//   3. Finalize: `Finalize()` makes the graph read-only; MonitoredSession does this so that a
-//      hook adding ops inside the training loop (a slow memory leak) fails loudly instead.
+//      collections, where the layers above find them.
+//   3. Finalize(): the graph is read-only; an op added after raises.
 //   4. Run: any number of Sessions, on any threads, execute it.
 //
-// Thread safety: adding ops, scopes and collections are guarded by one mutex; Operations are
-// immutable once added, so sessions read them without locking. Name scopes and control
-// dependency scopes are per graph, as is TensorFlow's default; build a graph from one thread.
+// Thread safety: adding ops, scopes and collections is guarded by one mutex; Operations are
+// immutable once added. Build a graph from one thread.
 //
 // Example (TensorFlow's `with g.as_default():`):
-//   Graph g;
-//   {
-//     DefaultGraphScope as_default(g);
-//     NameScope dense("dense");
-//     Output y = MatMul(x, w);        // "dense/MatMul", in g
-//   }
+//   DefaultGraphScope as_default(g);
+//   NameScope dense("dense");
+//   Output y = MatMul(x, w);        // "dense/MatMul", in g
 //
 // TensorFlow: tf.Graph, tf.get_default_graph, tf.name_scope, tf.control_dependencies
 // (tensorflow/python/framework/ops.py).

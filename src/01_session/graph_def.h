@@ -1,38 +1,16 @@
 // graph_def.h: a Graph as TensorFlow's GraphDef, the form TensorBoard draws.
 //
 //   FileWriter::AddGraph, CheckpointSaverHook   write it (a graph event, graph.pbtxt)
-//     AsGraphDef                                <-- this file
-//       Graph                                   the ops, their inputs and attributes
+//     AsGraphDef                                <-- this file, over a Graph
 //
-// TensorFlow users look at their graph in TensorBoard's Graphs tab, which reads the
-// `graph_def` event of a log directory, and in `graph.pbtxt`, which CheckpointSaverHook
-// leaves in the checkpoint directory. Both hold a tensorflow.GraphDef (graph_def.proto, with
-// TensorFlow's field numbers). AsGraphDef makes one from a Graph:
-//   - one NodeDef per op, in creation order (every input before its consumers): name, op
-//     (the op type), input ("op" for output 0, "op:i" for output i, then "^op" for each
-//     control input), device (always "": mts ops carry no device);
-//   - the op's attributes, converted kind by kind (a double becomes AttrValue.f, a float,
-//     as TensorFlow's attributes are; a constant's value a TensorProto with its raw elements
-//     in tensor_content, strings in string_val, as TensorFlow writes them);
-//   - the attributes TensorFlow's nodes carry and mts's do not: "T", the element type, for
-//     an op whose data inputs all share one dtype; "dtype" for a Const; and
-//     "_output_shapes", the static shape of every output, which is what
-//     `as_graph_def(add_shapes=True)` adds and what TensorBoard labels the edges with.
-//   - versions.producer = 26, the GraphDef version TensorFlow 1.8 wrote (as in the real
-//     event file tests/testdata/tfevents/tfdist-tf1.8-*.tfevents).
-// TensorFlow's other attributes (Tidx, N, use_locking, container, ...) exist only where an
-// mts op has them.
+// One NodeDef per op in creation order, inputs spelled "op", "op:i" and "^op", device "";
+// the op's attributes converted kind by kind, plus "T", a Const's "dtype" and
+// "_output_shapes" as TensorFlow's nodes carry them; versions.producer = 26. Thread safety:
+// it may run while other threads run the graph.
 //
-// Example:
-//   tensorflow::GraphDef def = AsGraphDef(graph);
-//   std::string bytes = SerializeGraphDef(def);   // an Event's graph_def
-//   std::string text = GraphDefToText(def);       // what graph.pbtxt holds
+// Example: std::string text = GraphDefToText(AsGraphDef(graph));   // graph.pbtxt
 //
-// Thread safety: AsGraphDef reads the graph under its lock (Graph::operations) and the ops
-// without one (they never change), so it may run while other threads run the graph.
-//
-// TensorFlow: tf.Graph.as_graph_def (tensorflow/python/framework/ops.py) and
-// tf.io.write_graph (tensorflow/python/framework/graph_io.py).
+// TensorFlow: tf.Graph.as_graph_def (framework/ops.py) and tf.io.write_graph (graph_io.py).
 #ifndef MTS_SRC_01_SESSION_GRAPH_DEF_H_
 #define MTS_SRC_01_SESSION_GRAPH_DEF_H_
 

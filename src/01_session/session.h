@@ -7,22 +7,18 @@
 //           Session        <-- this file: a Graph of ops on Eigen tensors, variables, Run()
 //
 // Lifecycle:
-//   1. Create on a graph (the default graph when none is given). The session starts with no
-//      variable values: each must be initialised or restored before it is read.
-//   2. Run(fetches, feeds, targets) any number of times, from any number of threads. Each
-//      call executes exactly the ops its fetches and targets need, each once, with fed
-//      tensors replacing whatever would have computed them.
+//   1. Create on a graph (the default graph when none is given), with no variable values.
+//   2. Run(fetches, feeds, targets) any number of times, from any number of threads: each
+//      call executes exactly the ops its fetches and targets need, each once, fed tensors
+//      replacing whatever would have computed them.
 //   3. Close(), or destroy it. A closed session raises on Run.
 //
-// Thread safety: Run may be called concurrently; variables are updated under their own
-// locks, so concurrent training steps interleave like TensorFlow's (no step sees a torn
-// tensor). Close may be called from any thread and wakes runs blocked on queues.
+// Thread safety: Run may be called concurrently (variables are updated under their own
+// locks); Close may be called from any thread and wakes runs blocked on queues.
 //
 // Example:
-//   Output a = Constant(2.0f), b = Constant(3.0f);
-//   Output c = Mul(a, b);
 //   Session session;                              // on the default graph
-//   Tensor result = session.Run(c);               // 6
+//   Tensor result = session.Run(Mul(Constant(2.0f), Constant(3.0f)));   // 6
 //
 // TensorFlow: tf.Session (tensorflow/python/client/session.py).
 #ifndef MTS_SRC_01_SESSION_SESSION_H_

@@ -4,14 +4,8 @@
 //     Session        <-- this file: "" is the in-process Session; a stage above may register
 //                        a factory for a prefix ("grpc://" in stage 07) and return a subclass
 //
-// TensorFlow picks the session implementation from the target: "" gives a DirectSession,
-// "grpc://host:port" a GrpcSession that talks to a cluster. The code that makes sessions
-// (the SessionManager of stage 02) must not know about gRPC, so it asks this registry and the
-// distributed stage registers itself when it is linked in. A target no factory claims is an
-// error, as in TensorFlow: a mistyped master must not quietly train alone.
-//
-// Thread safety: registration happens at static-initialisation time; NewSession may be called
-// from any thread.
+// A target no factory claims raises NotFoundError. Thread safety: registration happens at
+// static-initialisation time; NewSession may be called from any thread.
 //
 // TensorFlow: SessionFactory::Register and NewSession
 // (tensorflow/core/common_runtime/session_factory.h, session.cc).

@@ -1,21 +1,12 @@
 // session_interface.h: what every session in the stack is: something that runs a graph.
 //
-//   RecoverableSession     each layer wraps the one below and is itself a SessionInterface,
-//     CoordinatedSession   so each sees "a session" beneath it, whatever it is
-//       HookedSession
-//         Chief / Worker   (the creators return one)
-//           Session        <-- the raw session, the first SessionInterface
+//   RecoverableSession ... HookedSession   each wraps the one below and is itself one
+//     Session                              <-- the raw session, the first SessionInterface
 //
-// TensorFlow's Python wrappers rely on duck typing: anything with run(), graph and close()
-// can sit under a wrapper. C++ says it out loud with this interface. The raw Session
-// implements it; every wrapper layer (stage 03's WrappedSession and those above) implements
-// it and holds another one inside.
-//
-// The convenience overloads (`Run(output)`, `Run(op)`) are non-virtual and call the
-// virtual Run that returns its results; a class that overrides Run adds
-// `using SessionInterface::Run;` to keep them. A second virtual Run writes the results into
-// a vector the caller keeps (TensorFlow's C++ form); by default it calls the first, and only
-// a session that can fill the vector in place overrides it.
+// The convenience overloads (`Run(output)`, `Run(op)`) are non-virtual and call the virtual
+// Run that returns its results; a class that overrides Run adds `using
+// SessionInterface::Run;` to keep them. A second virtual Run writes the results into a
+// vector the caller keeps (TensorFlow's C++ form); by default it calls the first.
 //
 // TensorFlow: the interface shared by tf.Session and _WrappedSession (run, graph, close).
 #ifndef MTS_SRC_01_SESSION_SESSION_INTERFACE_H_

@@ -1,23 +1,12 @@
 // tensor.h: an n-dimensional array of one dtype, the value that flows along graph edges.
 //
-//   RecoverableSession
-//     CoordinatedSession
-//       HookedSession
-//         Chief / Worker
-//           Session        <-- Run() takes feeds and returns fetches as Tensors
+//   Session  <-- Run() takes feeds and returns fetches as Tensors
 //
-// A Tensor is a small handle: a dtype, a fully defined shape and a reference-counted
-// buffer. Copying a Tensor copies the handle, never the elements, so passing values between
-// ops, into a fetch list or through the wrapper layers costs a reference count. Elements are
-// read and written through Eigen maps (`flat<T>()`, `matrix<T>()`) over 64-byte aligned
-// storage, which is what lets kernels be one Eigen expression each. The map types are in
-// tensor_types.h (`TTypes<T>`), which only code that calls `flat` or `matrix` includes, so
-// the many files that pass Tensors around without touching elements do not parse Eigen.
-//
-// Lifecycle: make one (`Tensor::Scalar`, `Tensor::Vector`, `Tensor::Matrix`, `FromValues`, or
-// `Tensor(dtype, shape)` and fill it), hand it to Session::Run as a feed or get it back as a
-// fetch, read it with `flat<T>()` / `scalar<T>()` / `at<T>()`. A Tensor made by the default
-// constructor holds no buffer (`IsInitialized()` is false): it is what an unset variable holds.
+// A Tensor is a handle: a dtype, a fully defined shape and a reference-counted, 64-byte
+// aligned buffer; copying it copies the handle. Elements are read and written through Eigen
+// maps (`flat<T>()`, `matrix<T>()`), whose types are in tensor_types.h: include it where
+// you call them. A default-constructed Tensor holds no buffer (`IsInitialized()` is false):
+// what an unset variable holds.
 //
 // Thread safety: const methods may be called concurrently; a buffer shared by two handles
 // must not be written (kernels write only buffers they allocated, or ones with a use count
@@ -25,7 +14,6 @@
 //
 // Example:
 //   Tensor x = Tensor::Matrix<float>({{1, 2}, {3, 4}});
-//   x.matrix<float>()(1, 0);   // 3 (with tensor_types.h included)
 //   std::cout << x;            // [[1 2]
 //                              //  [3 4]]
 //

@@ -1,35 +1,17 @@
 // training_util.h: the global step, the counter every layer above the Session reads.
 //
-//   RecoverableSession     a restored checkpoint brings the step back with the other variables
-//     CoordinatedSession
-//       HookedSession      hooks fetch the step's read tensor to decide when to act
-//         Chief / Worker   the chief initialises or restores the step; workers share it
-//           Session        <-- the step is an ordinary int64 variable in the graph
-//
-// The global step counts training steps across every process and every restart: the train
-// op adds one to it, checkpoints are named after it ("model.ckpt-1263"), summaries are
-// written at it, StopAtStepHook stops at it. It is one int64 scalar variable named
-// "global_step" in the root name scope, not trainable, found through its own collection
-// (GraphKeys::kGlobalStep), so no layer has to be handed it.
-//
-// Hooks do not fetch the variable itself but a *read* tensor made once per graph by
-// GetOrCreateGlobalStepRead. The increment made by IncrementGlobalStep waits for that read,
-// so a hook fetching it alongside the train op sees the step as it was *before* this run's
-// increment, never a half-way value; hooks add one, or re-read with a plain run, when they
-// need the exact step.
+// Stage 01: an int64 scalar variable "global_step", not trainable, found through
+// GraphKeys::kGlobalStep; the chief initialises or restores it, the hooks read it. They
+// fetch the *read* tensor GetOrCreateGlobalStepRead makes once per graph, which
+// IncrementGlobalStep waits for: fetched with the train op, it gives the step from before
+// this run's increment.
 //
 // Example:
-//   Variable step = GetOrCreateGlobalStep();
 //   Output train_op = IncrementGlobalStep();          // what an optimizer's Minimize does
-//   Output read = *GetOrCreateGlobalStepRead();
-//   Session session;
-//   session.Run(GlobalVariablesInitializer());
-//   session.Run({read, train_op});                     // read gives 0, the variable is now 1
-//   GlobalStepValue(session, step);                    // 1
+//   session.Run({*GetOrCreateGlobalStepRead(), train_op});   // read gives 0, then 1
 //
 // TensorFlow: tf.train.create_global_step, get_global_step, get_or_create_global_step,
-// global_step, and the private _get_or_create_global_step_read and _increment_global_step
-// (tensorflow/python/training/training_util.py).
+// global_step, _get_or_create_global_step_read, _increment_global_step (training_util.py).
 #ifndef MTS_SRC_01_SESSION_TRAINING_UTIL_H_
 #define MTS_SRC_01_SESSION_TRAINING_UTIL_H_
 

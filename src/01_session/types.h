@@ -2,8 +2,8 @@
 //
 //   Session  <-- Graph ops and Tensors are typed with a DataType
 //
-// TensorFlow: tf.DType (tensorflow/python/framework/dtypes.py). mts keeps the six types
-// a training loop needs: floats for the model, ints for steps and labels, bools for
+// TensorFlow: tf.DType (tensorflow/python/framework/dtypes.py). mts keeps the types a
+// training loop needs: floats for the model, ints for steps and labels, bools for
 // predicates, strings for serialized protos (summaries, stage 03).
 #ifndef MTS_SRC_01_SESSION_TYPES_H_
 #define MTS_SRC_01_SESSION_TYPES_H_

@@ -5,26 +5,20 @@
 //                    report_uninitialized_variables() comes back empty
 //     Session        <-- holds each variable's value; the graph only declares it
 //
-// A Variable is a handle to four ops TensorFlow also makes, under the variable's name
-// scope: the variable itself ("w", a VariableV2), its initial value ("w/initial_value"),
-// the initializer ("w/Assign") and a read of its value ("w/read"). A fresh session holds no
-// value for any variable; reading one before it is initialised raises
-// FailedPreconditionError("Attempting to use uninitialized value w"). Initialising is the
-// first chore MonitoredTrainingSession takes off your hands.
+// A Variable is a handle to four ops: "w" (a VariableV2), "w/initial_value", "w/Assign" and
+// "w/read". A session reads an unset variable with FailedPreconditionError("Attempting to
+// use uninitialized value w").
 //
-// Lifecycle: create it while building the graph (it joins the global-variables collection,
-// and the trainable one unless `trainable` is false); run `GlobalVariablesInitializer()`
-// (or restore a checkpoint, stage 02) in each new session; read `value()`, update with
-// `Assign`/`AssignAdd`/`AssignSub` ops.
+// Lifecycle: create it while building the graph (it joins the global variables, and the
+// trainable ones unless `trainable` is false); run `GlobalVariablesInitializer()` or restore
+// in each new session; read `value()`, update with `Assign`/`AssignAdd`/`AssignSub` ops.
 //
 // Thread safety: a Variable is an immutable handle; updates are serialised per variable by
 // the session.
 //
 // Example:
 //   Variable w(Tensor::Zeros(DataType::kFloat, {2, 1}), "w");
-//   Session session;
 //   session.Run(GlobalVariablesInitializer());
-//   session.Run(w.AssignAdd(Constant(Tensor::Matrix<float>({{1}, {2}}))).op());
 //
 // TensorFlow: tf.Variable (RefVariable), tf.global_variables_initializer,
 // tf.report_uninitialized_variables (tensorflow/python/ops/variables.py, state_ops.py).

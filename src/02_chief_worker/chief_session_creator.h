@@ -8,17 +8,10 @@
 //                              beside it); above, the layers' creators wrap it
 //           Session        made and prepared by a SessionManager (session_manager.h)
 //
-// The chief is the one process that may write the model: it restores the newest checkpoint
-// in checkpoint_dir (or the file checkpoint_filename_with_path), and only when there is
-// nothing to restore runs the scaffold's init_op and init_fn. Every process, the chief
-// included, then runs the local init op. Because the recoverable layer calls CreateSession
-// again after a preemption, a recreated chief session resumes from the last checkpoint.
-//
-// Lifecycle:
-//   1. Construct with a Scaffold (a default one if null) and options: the master, and where
-//      checkpoints live.
-//   2. CreateSession(): finalizes the scaffold (and so the graph), then prepares a session.
-//      Call it again for each recreation; the scaffold and the SessionManager are reused.
+// CreateSession() finalizes the scaffold (and so the graph), then has the SessionManager
+// restore checkpoint_dir's latest sound checkpoint (or checkpoint_filename_with_path), or
+// run init_op and init_fn when there is none, and the local init op. Called again after a
+// preemption, it resumes from the last checkpoint; the scaffold and the manager are reused.
 //
 // Thread safety: call CreateSession from one thread at a time.
 //

@@ -1,32 +1,24 @@
 // saver.h: saves variables to checkpoint files and restores them, keeping the newest few.
 //
-//   RecoverableSession     after a recovery the chief restores the latest checkpoint
-//     CoordinatedSession
-//       HookedSession      CheckpointSaverHook (stage 03) calls Save every N steps or secs
-//         Chief / Worker   <-- the chief's SessionManager calls Restore or initialises
-//           Session        the Saver reads and assigns variables through ordinary Runs
-//
-// A checkpoint is the only thing that survives a crash: everything a training job has learned
-// since its last checkpoint is lost when the process dies. So saving must never leave a torn
-// file behind (checkpoint_file.h writes to a temporary name, fsyncs, then renames), and the
-// `checkpoint` state file naming the newest one is replaced atomically *after* the new
-// checkpoint is complete. A crash at any moment leaves the previous state file pointing at a
-// complete previous checkpoint, or the new one pointing at a complete new one.
+//   HookedSession      CheckpointSaverHook (stage 03) calls Save every N steps or secs
+//     Chief / Worker   <-- the chief's SessionManager calls Restore or initialises
+//       Session        the Saver reads and assigns variables through ordinary Runs
 //
 // Lifecycle:
 //   1. Construct while building the graph (before Finalize): the Saver adds, per variable, a
 //      placeholder and an Assign op it uses to restore.
-//   2. Save(session, "dir/model.ckpt", step) reads every variable with one Run and writes
-//      "dir/model.ckpt-STEP", then rewrites "dir/checkpoint" and deletes checkpoints beyond
-//      max_to_keep (keeping one every keep_checkpoint_every_n_hours).
+//   2. Save(session, "dir/model.ckpt", step) reads every variable with one Run, writes
+//      "dir/model.ckpt-STEP" whole (checkpoint_file.h), then replaces "dir/checkpoint"
+//      atomically and deletes checkpoints beyond max_to_keep (keeping one every
+//      keep_checkpoint_every_n_hours). A crash at any moment leaves a state file naming
+//      whole checkpoints.
 //   3. Restore(session, path) reads the file and assigns every variable with one Run.
 //
 // Thread safety: Save and Restore may be called from different threads, but not concurrently
 // on one Saver (the hooks call it from the training thread only).
 //
-// TensorFlow: tf.train.Saver (tensorflow/python/training/saver.py). mts writes its own
-// single-file checkpoint format (checkpoint_file.h) at the prefix path itself, as TF's V1
-// format did, so `LatestCheckpoint` finds "<prefix>".
+// TensorFlow: tf.train.Saver (tensorflow/python/training/saver.py); the checkpoint is one
+// file at the prefix path, as in TF's V1 format, so `LatestCheckpoint` finds "<prefix>".
 #ifndef MTS_SRC_02_CHIEF_WORKER_SAVER_H_
 #define MTS_SRC_02_CHIEF_WORKER_SAVER_H_
 

@@ -1,36 +1,22 @@
 // scaffold.h: the pieces a session needs before it can train, gathered in one place.
 //
-//   RecoverableSession
-//     CoordinatedSession
-//       HookedSession
-//         Chief / Worker   <-- a creator finalizes its Scaffold, then hands the pieces to the
-//                              SessionManager (session_manager.h), which runs them
-//           Session
+//   Chief / Worker   <-- a creator finalizes its Scaffold, then hands the pieces to the
+//                        SessionManager (session_manager.h), which runs them
 //
-// Before the first step, someone must answer: which op initialises the variables? Which op
-// says whether the model is ready? Which op initialises the per-process (local) variables,
-// and when is it safe to run it? Which Saver restores checkpoints, which op merges the
-// summaries? A Scaffold holds the answers. You may give any of them; `Finalize()` fills in
-// the rest, first from the graph's collections (so a model can declare its own `init_op`),
-// otherwise by building the standard op and recording it in the collection, and then
-// finalizes the graph so that nothing can add ops behind the training loop's back.
+// The pieces: init_op, ready_op, ready_for_local_init_op, local_init_op, summary_op, saver,
+// init_fn. Any may be given; Finalize() fills the rest in that order, each from the graph's
+// collection or else by building the standard op (and recording it there), then finalizes
+// the graph.
 //
-// Lifecycle:
-//   1. Construct from ScaffoldOptions while building the graph (any piece may stay unset).
-//   2. Finalize(): fills the missing pieces in TensorFlow's order (init_op, ready_op,
-//      ready_for_local_init_op, local_init_op, summary_op, saver), then finalizes the
-//      graph. Creators call it before every session (re)creation; calls after the first
-//      change nothing.
-//   3. Read the pieces through the accessors.
+// Lifecycle: construct from ScaffoldOptions while building the graph; Finalize() before
+// every session (re)creation (calls after the first change nothing); read the accessors.
 //
 // Thread safety: construct and Finalize from one thread; once Finalize has returned, the
 // accessors may be called from any thread.
 //
 // Example:
-//   Variable w(Tensor::Scalar(1.0f), "w");
 //   auto scaffold = std::make_shared<Scaffold>();   // every piece defaulted
 //   scaffold->Finalize();                           // init_op groups "w/Assign", ...
-//   Session session(scaffold->graph());
 //   session.Run(scaffold->init_op());
 //
 // TensorFlow: tf.train.Scaffold (tensorflow/python/training/monitored_session.py).

@@ -7,13 +7,6 @@
 //                              worker_session_creator.h implement it at the bottom
 //           Session
 //
-// Recovery is why creators exist. When a session dies (a parameter server restarts, the
-// chief is preempted) nothing below the recoverable layer can be trusted, so the stack is
-// rebuilt from the bottom: a fresh raw session, restored from the latest checkpoint, wrapped
-// again by each layer. A creator captures "how to build everything below me" as one call
-// that can be repeated. Each layer above implements a creator that wraps the creator of the
-// layer below it.
-//
 // Lifecycle: construct with whatever the session needs; call CreateSession() once per
 // (re)creation; each call returns a new, ready session owned by the caller.
 //

@@ -1,42 +1,25 @@
 // session_manager.h: makes a session whose model is ready: restored or initialised (the
 // chief), or waited for (a worker).
 //
-//   RecoverableSession
-//     CoordinatedSession
-//       HookedSession
-//         Chief / Worker   the creators (chief_session_creator.h, worker_session_creator.h)
-//                          <-- call this file's PrepareSession / WaitForSession
-//           Session        made fresh here, then restored, initialised, or checked
+//   Chief / Worker   the creators (chief_session_creator.h, worker_session_creator.h)
+//                    <-- call this file's PrepareSession / WaitForSession
+//     Session        made fresh here, then restored, initialised, or checked
 //
-// A fresh Session holds no variable values. Somebody must give them values before the first
-// step, and exactly one process should do it: the chief restores the latest checkpoint, or
-// runs the init op when there is none; every other worker waits until the model is ready.
-// "Ready" is answered by running the ready op, which names the variables still unset
-// (empty: ready). Local variables are per process, so every process, chief or worker,
-// initialises its own with the local init op, but only once the global variables they may
-// be computed from are set (the ready-for-local-init op).
+// PrepareSession (the chief) restores the latest sound checkpoint, or runs the init op and
+// init_fn when there is none; WaitForSession (a worker) makes sessions until the ready op
+// names no unset variable. Either then runs the local init op once the ready-for-local-init
+// op allows it. Beyond TensorFlow, a chief restoring over a live model logs the steps it
+// rolls back, a session made again on the ps processes it wrote the model on keeps that
+// model, and a live model written by someone else is never initialised over.
 //
-// On a remote master the model can outlive the chief. A chief restarted while the parameter
-// servers kept running restores its checkpoint over the model the workers are training, and
-// so rolls it back; TensorFlow does that silently, mts logs a warning naming the live step,
-// the checkpoint's step and the steps lost. Beyond TensorFlow, a manager remembers which ps
-// processes it wrote the model on (Session::variables_incarnation): a session made again on
-// the same ones (a slow ps, not a restarted one) keeps the live model, and a model written
-// by someone else is never initialised over (session_manager_live_model.cc).
+// Lifecycle: construct with the scaffold's ready and local-init ops; call PrepareSession or WaitForSession
+// once per session (re)creation; each returns a new session. TensorFlow's keyword arguments
+// are the fields of PrepareSessionOptions and RecoverSessionOptions, with its defaults.
 //
-// Lifecycle: construct with the scaffold's three ops; call PrepareSession (chief) or
-// WaitForSession (worker) once per session (re)creation; each returns a new session.
-// TensorFlow's keyword arguments of prepare_session and recover_session are the fields of
-// PrepareSessionOptions and RecoverSessionOptions, with its defaults.
-//
-// Thread safety: a SessionManager's options are fixed at construction; its methods may be
-// called from several threads at once (each makes its own session). What it remembers of
-// the servers it wrote the model on is under a mutex.
+// Thread safety: the methods may be called from several threads at once (each makes its
+// own session).
 //
 // Example (a chief):
-//   SessionManagerOptions options;
-//   options.ready_op = ReportUninitializedVariables();
-//   SessionManager manager(options);
 //   PrepareSessionOptions prepare;
 //   prepare.init_op = GlobalVariablesInitializer();
 //   prepare.saver = saver.get();

@@ -8,16 +8,9 @@
 //                              beside it); above, the layers' creators wrap it
 //           Session        polled by a SessionManager (session_manager.h)
 //
-// A worker never restores and never runs init_op or init_fn: the model's global variables
-// belong to the chief, and two processes initialising them would overwrite each other. The
-// worker only initialises its own local variables, once the global ones are set, and then
-// checks that the model is ready; until it is, it makes a new session every
-// recovery_wait_secs and logs which variables it is still waiting for.
-//
-// Lifecycle:
-//   1. Construct with a Scaffold (a default one if null) and how long to wait.
-//   2. CreateSession(): finalizes the scaffold, then waits for a ready session; call it again
-//      for each recreation.
+// CreateSession() finalizes the scaffold, then makes a session every recovery_wait_secs,
+// logging which variables it waits for, until the model is ready; it runs only the local
+// init op, never init_op or init_fn. Call it again for each recreation.
 //
 // Thread safety: call CreateSession from one thread at a time.
 //

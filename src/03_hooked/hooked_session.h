@@ -6,15 +6,11 @@
 //         Chief / Worker   the raw session it wraps was made by a session creator
 //           Session
 //
-// Each Run becomes exactly one run of the raw session. Before it, every hook's BeforeRun
-// may add fetches, targets and feeds; they are merged with the caller's into that single
-// run, so a hook's summary or global-step read costs no extra pass over the graph. After
-// it, each hook gets the values of its own fetches, and the caller gets exactly what it
-// asked for. A hook that requests a stop makes ShouldStop() true from then on.
-//
-// The merge refuses ambiguity before anything runs: a tensor fed by two hooks, or by a hook
-// and the caller, raises RuntimeError naming the tensors. The caller's feeds are never
-// modified.
+// Each Run is exactly one run of the raw session: the fetches, targets and feeds every
+// hook's BeforeRun adds are merged with the caller's; after it, each hook gets the values of
+// its own fetches and the caller exactly what it asked for. A tensor fed twice (by two
+// hooks, or a hook and the caller) raises RuntimeError before anything runs. A hook that
+// requests a stop makes ShouldStop() true from then on.
 //
 // Lifecycle: made by MonitoredSession (stage 06) around each new raw session, with the
 // same hook objects each time; Run; ShouldStop; Close (from WrappedSession).

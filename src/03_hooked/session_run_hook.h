@@ -1,5 +1,5 @@
 // session_run_hook.h: how code plugs into a monitored training loop (SessionRunHook), and
-// the three small values a hook exchanges with the loop around each step.
+// the small values a hook exchanges with the loop around each step.
 //
 //   RecoverableSession     recovery calls AfterCreateSession again on the new session
 //     CoordinatedSession
@@ -7,16 +7,15 @@
 //         Chief / Worker
 //           Session
 //
-// A hook's life, in the order MonitoredSession (stage 06) calls it:
-//   1. Begin(): once, before any session exists; the graph is not yet finalized, so a hook
-//      adds the ops it needs here (a summary, a global-step read).
-//   2. AfterCreateSession(session, coord): after every session creation, recoveries
-//      included; the graph is finalized. The session is the raw one.
-//   3. For each step: BeforeRun(context) returns SessionRunArgs, extra fetches and feeds to
-//      add to that very run; after the run succeeds, AfterRun(context, values) gets the
-//      results of exactly those fetches. A hook may call context.RequestStop().
-//   4. End(session): once, at a clean close only (no error, or a clean end of input).
-// Every method has an empty default, because most hooks care about one or two moments.
+// A hook's life, in the order MonitoredSession (stage 06) calls it; every method has an
+// empty default:
+//   1. Begin(): once, before any session exists, while the hook may still add ops.
+//   2. AfterCreateSession(session, coord): after every creation, recoveries included, with
+//      the raw session; the graph is finalized.
+//   3. Each step: BeforeRun(context) returns SessionRunArgs to add to that very run; after
+//      it succeeds, AfterRun(context, values) gets exactly those fetches' values. Either may
+//      call context.RequestStop().
+//   4. End(session): once, at a clean close only.
 //
 // Thread safety: all calls come from the thread that runs the loop.
 //

@@ -1,27 +1,21 @@
 // wrapped_session.h: the base of every layer that wraps a session (TensorFlow's
 // _WrappedSession).
 //
-//   RecoverableSession     each of these three is a WrappedSession around the one below
+//   RecoverableSession     each of these is a WrappedSession around the one below
 //     CoordinatedSession
 //       HookedSession      <-- this stage adds the base and the first wrapper
 //         Chief / Worker   the creators make the raw session at the bottom
 //           Session
 //
-// A wrapper is a SessionInterface that holds another one and adds one duty. This base gives
-// every layer the same three behaviours, so each subclass writes only its duty:
-//   - Run and graph() forward to the inner session.
-//   - ShouldStop() is non-virtual: a layer says why *it* wants to stop by overriding
-//     CheckStop(); the base then asks the inner session, if it is a wrapper too (a raw
-//     session never asks to stop). After Close() it is always true.
-//   - Close() closes the inner session and forgets it, so a second Close does nothing. A
-//     preemption error (AbortedError, UnavailableError) raised while closing is logged and
-//     swallowed: the session it would report on is being thrown away anyway.
+// Run and graph() forward to the inner session. ShouldStop() is non-virtual: it is true
+// after Close(), else asks the layer's CheckStop(), then the inner session if that is a
+// wrapper too. Close() closes the inner session and forgets it, so a second Close does
+// nothing; a preemption error raised while closing is logged and swallowed.
 //
 // Lifecycle: construct around an inner session (ownership moves in); Run any number of
 // times; ShouldStop between runs; Close (or destroy) once.
 //
-// Thread safety: one thread runs and closes the stack. (The coordinated layer, stage 04,
-// adds threads of its own and guards them itself.)
+// Thread safety: one thread runs and closes the stack.
 //
 // TensorFlow: _WrappedSession (tensorflow/python/training/monitored_session.py).
 #ifndef MTS_SRC_03_HOOKED_WRAPPED_SESSION_H_

@@ -7,20 +7,12 @@
 //         Chief / Worker
 //           Session
 //
-// Queue-runner threads feed training from the side. If one fails, training must stop and
-// the error must surface; when training stops, every thread must be told to stop and be
-// joined, or the process hangs at exit with threads blocked on a queue. The Coordinator is
-// that agreement, and this layer holds it:
-//   - ShouldStop() also asks the coordinator, and first rethrows an error a thread
-//     recorded there, so a failing producer ends the loop with its own error.
-//   - Run forwards; when it fails with anything but a preemption error while a thread has
-//     recorded a preemption error, the thread's error is raised instead, as the root cause
-//     the recoverable layer above knows how to handle.
-//   - Close() requests a stop, joins the threads within the grace period (stragglers are
-//     logged, not waited for), then closes the sessions below whatever happened; a thread's
-//     error recorded in the coordinator is raised from Close.
-// Errors of the training thread itself are not reported to the coordinator (TensorFlow's
-// docstring says they are; its code and tests say they are not, and mts follows the code).
+// ShouldStop() also asks the coordinator, and first rethrows an error a thread recorded.
+// Run forwards; when it fails with anything but a preemption error while a thread has
+// recorded one, the thread's error is raised instead, as the root cause. Close() requests
+// a stop, joins the threads within the grace period (stragglers are logged), closes the
+// sessions below whatever happened, and raises a thread's recorded error. The training
+// thread's own errors are not reported to the coordinator.
 //
 // Thread safety: one thread runs and closes it; the threads it coordinates only talk to
 // the Coordinator.

@@ -1,45 +1,26 @@
 // coordinated_thread.h: a named thread that can say whether it is still running, the kind
 // of thread a Coordinator joins.
 //
-//   RecoverableSession
-//     CoordinatedSession   owns a Coordinator, which joins these threads at Close()
-//       HookedSession
-//         Chief / Worker
-//           Session
-//   CoordinatedThread      <-- this file: a thread beside the stack (queue runners, loopers)
-//
-// TensorFlow's Coordinator joins Python threads, and needs two things from them that a
-// std::thread cannot give: a name, to report a thread that will not stop, and is_alive(),
-// to wait for threads without blocking on one that is stuck. A CoordinatedThread adds both:
-// IsAlive() is a flag the thread clears when its body returns or throws, and name() is
-// fixed at construction.
+// Beside the stack: the CoordinatedSession's Coordinator joins these threads (queue
+// runners, loopers) at Close().
 //
 // Lifecycle:
 //   1. Construct with a name and a body; nothing runs yet (IsAlive() is false).
 //   2. Start() once: the body runs on a new OS thread; IsAlive() is true from now on.
-//   3. The body returns (or throws: the exception is logged and dropped, as an exception
-//      that ends a Python thread is printed and dropped). Its captures are destroyed, then
-//      IsAlive() turns false and exit observers (the Coordinator's Join) are told.
-//   4. Join() waits for the OS thread. Coordinator::Join does this for every thread that
-//      has stopped.
-//   5. The destructor joins a thread whose body has finished. A thread still running (a
-//      straggler the Coordinator gave up on) is *detached* instead, with a warning: a
-//      destructor that blocked forever on a stuck thread would hang the program at exit,
-//      which is what TensorFlow avoids by making such threads daemons. The detached body
-//      keeps running until it returns; the body must therefore not use anything that dies
-//      before it does (owning what it needs through shared_ptr captures is the simple way).
+//   3. The body returns or throws (the exception is logged and dropped). Its captures are
+//      destroyed, then IsAlive() turns false and exit observers (a waiting Join) are told.
+//   4. Join() waits for the OS thread.
+//   5. The destructor joins a finished thread and *detaches* one still running, with a
+//      warning; the body must then own what it uses (shared_ptr captures).
 //
-// Thread safety: every method may be called from any thread, except that Join() must not
-// be called from the thread itself.
+// Thread safety: every method may be called from any thread, except Join() from the
+// thread itself.
 //
 // Example:
 //   auto reader = std::make_shared<CoordinatedThread>("reader", [&coord] {
 //     coord.StopOnException([&] { while (!coord.ShouldStop()) ReadOneRecord(); });
 //   });
 //   reader->Start();
-//   ...
-//   coord.RequestStop();
-//   coord.Join({reader});
 //
 // TensorFlow: a daemon threading.Thread, as tf.train.Coordinator.join receives it.
 #ifndef MTS_SRC_04_COORDINATED_COORDINATED_THREAD_H_

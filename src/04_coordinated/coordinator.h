@@ -1,5 +1,5 @@
 // coordinator.h: one stop flag and one error shared by a group of threads, and the join
-// that waits for them (TensorFlow's tf.train.Coordinator).
+// that waits for them.
 //
 //   RecoverableSession
 //     CoordinatedSession   <-- owns a Coordinator (this file) for the threads beside the
@@ -7,60 +7,21 @@
 //         Chief / Worker
 //           Session
 //
-// Training rarely runs on one thread. Queue runners fill input queues while the main loop
-// trains; any of them may fail, and when one does, all of them must stop and the error must
-// reach the main thread. The Coordinator is the meeting point:
-//   - every thread asks ShouldStop() (or waits in WaitForStop) and ends when it says so;
-//   - a thread that fails calls RequestStop(error), usually through StopOnException, which
-//     records the error (only the first one, and only if no stop came before it) and stops
-//     everyone;
-//   - the owner calls Join(threads), which waits for the threads, gives them a grace period
-//     once a stop was requested, and then rethrows the recorded error in the owner's thread.
+// The first RequestStop wins and records its error, unless the error is clean: an OpError
+// whose code is in the clean list (default {kOutOfRange}, "the input is done") stops the
+// threads but is no error. Errors cross threads as std::exception_ptr, so Join rethrows the
+// very exception a thread threw.
 //
-// Errors cross threads as std::exception_ptr: the very exception a thread threw is the one
-// Join rethrows, with its type intact.
-//
-// Clean stops: some errors mean "done", not "failed". An input thread that reaches the end
-// of its data throws OutOfRangeError; by default that stops the threads but is recorded as no
-// error at all. The clean kinds are a list of canonical ErrorCodes: an OpError whose code is
-// listed is clean (mts has one OpError class per code, so this matches TensorFlow's "this
-// class or a subclass"); anything else, including non-OpError exceptions, is an error. The
-// default list is {kOutOfRange}; MonitoredSession passes an empty list, so there every
-// exception a thread reports is rethrown.
-//
-// Lifecycle:
-//   1. Construct (clean codes, clock); start threads, RegisterThread the ones Join should
-//      wait for even if the caller forgets to pass them.
-//   2. Threads run until ShouldStop(); errors go to RequestStop(error).
-//   3. The owner calls RequestStop() when it is done, then Join(): the threads that stopped
-//      are joined, the first error is rethrown, stragglers are reported by name.
-//   4. Optionally ClearStop() and run another round with the same Coordinator.
+// Lifecycle: construct (clean codes, clock); start the threads, RegisterThread those Join
+// must wait for; they run until ShouldStop() and report errors to RequestStop(error)
+// (usually through StopOnException); the owner calls RequestStop() and Join(), which joins
+// the threads that stopped, names the stragglers and rethrows the recorded error;
+// optionally ClearStop() for another round.
 //
 // Thread safety: every method may be called from any thread at any time.
 //
-// Example:
-//   Coordinator coord;
-//   auto reader = std::make_shared<CoordinatedThread>("reader", [&coord] {
-//     coord.StopOnException([&] { while (!coord.ShouldStop()) ReadOneRecord(); });
-//   });
-//   reader->Start();
-//   while (!coord.ShouldStop()) TrainOneStep();
-//   coord.RequestStop();
-//   coord.Join({reader});  // rethrows the reader's error, if it had one
-//
-// Where mts departs from TensorFlow 1.15 (each is a fix of a weakness in the original):
-//   - Join notices threads ending at once: each CoordinatedThread tells the waiting Join
-//     when its body finishes. TensorFlow polls, in 1 s slices before a stop and in sleeps
-//     doubling from 1 ms during the grace period, so it notices an exit up to a second (or a
-//     whole doubled sleep) late.
-//   - The grace period is measured on the Clock, with a deadline. TensorFlow subtracts the
-//     sleeps it *asked* for, so every oversleep on a busy machine lengthens the grace period,
-//     and its `>= 0` test adds one more sleep after the grace has run out.
-//   - An exception passed in is always the one recorded and rethrown. TensorFlow records
-//     whatever exception is being handled at the time (sys.exc_info()), and when none is,
-//     a ValueError about that; an exception_ptr cannot go astray like that.
-//   - Join joins the OS threads that stopped; the ones that did not are reported and left
-//     running (see CoordinatedThread's destructor), as TensorFlow leaves daemon threads.
+// Example (a thread body; coord.Join({thread}) then rethrows its error, if it had one):
+//   coord.StopOnException([&] { while (!coord.ShouldStop()) ReadOneRecord(); });
 //
 // TensorFlow: tf.train.Coordinator (tensorflow/python/training/coordinator.py).
 #ifndef MTS_SRC_04_COORDINATED_COORDINATOR_H_

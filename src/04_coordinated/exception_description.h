@@ -1,26 +1,17 @@
 // exception_description.h: a readable name and message for an exception held as a
 // std::exception_ptr, for the log lines of the coordinated layer.
 //
-//   RecoverableSession
-//     CoordinatedSession   <-- this stage: errors cross threads as std::exception_ptr,
-//       HookedSession          and are logged by these functions when they do
-//         Chief / Worker
-//           Session
+// Stage 04: errors cross threads as std::exception_ptr, which says nothing about itself
+// until rethrown; these functions give its demangled dynamic type ("mts::AbortedError") and
+// what() ("" for an exception that is not a std::exception).
 //
-// A thread that fails hands its error to the Coordinator as a std::exception_ptr, which
-// says nothing about itself until it is rethrown. TensorFlow logs such an error as its
-// Python class and its text ("Error reported to Coordinator: <class ...>, message"); these
-// functions give the C++ equivalents: the demangled dynamic type ("mts::AbortedError")
-// and what() ("" for an exception that is not a std::exception).
-//
-// Thread safety: all three functions are safe to call from any thread; rethrowing an
+// Thread safety: every function here is safe to call from any thread; rethrowing an
 // exception_ptr does not change the exception it points to.
 //
 // Example:
-//   catch (...) {
-//     std::exception_ptr error = std::current_exception();
-//     MTS_LOG(INFO) << "Error reported to Coordinator: " << DescribeException(error);
-//   }
+//   MTS_LOG(INFO) << "Error reported to Coordinator: " << DescribeException(error);
+//
+// TensorFlow: the class and text of a Python exception, as its Coordinator logs them.
 #ifndef MTS_SRC_04_COORDINATED_EXCEPTION_DESCRIPTION_H_
 #define MTS_SRC_04_COORDINATED_EXCEPTION_DESCRIPTION_H_
 

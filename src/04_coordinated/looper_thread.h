@@ -1,48 +1,15 @@
 // looper_thread.h: a coordinated thread that calls one function over and over, back to back
-// or on a fixed timer, until its Coordinator says stop (TensorFlow's LooperThread).
+// or on a fixed timer, until its Coordinator says stop.
 //
-//   RecoverableSession
-//     CoordinatedSession   owns the Coordinator that stops and joins this thread
-//       HookedSession
-//         Chief / Worker
-//           Session
-//   LooperThread           <-- this file: a CoordinatedThread with a loop built in
+// Stage 04, beside the stack, a CoordinatedThread: it registers with its Coordinator when
+// created and runs its loop in StopOnException. With an interval the calls fall on the
+// boundaries start + k * interval; a call that overruns makes the next one late, and the
+// missed boundaries collapse into that one call. Between calls it waits in WaitForStop.
 //
-// Many service threads are the same loop: "until told to stop, do X; maybe wait a while".
-// A LooperThread is that loop, written once, correctly:
-//   - it registers with its Coordinator when created, so Join() waits for it;
-//   - the loop runs inside StopOnException, so an exception from the target stops every
-//     thread of the Coordinator and is rethrown by Join();
-//   - without an interval, the target is called back to back until ShouldStop();
-//   - with an interval, the first call is immediate and the next ones fall on fixed
-//     boundaries (start, start + interval, start + 2 * interval, ...) however long each call
-//     takes. Between calls it waits in WaitForStop, so a stop wakes it at once and no time
-//     is spent sleeping after a stop.
+// Lifecycle: Create (registers it) or Loop (also starts it); Coordinator::Join joins it.
+// Thread safety: as CoordinatedThread; the target runs on the looper thread only.
 //
-// A call that overruns its interval makes the next call late, and it runs as soon as the
-// overrunning one returns. If a call overruns by several intervals, TensorFlow then makes
-// one call per missed boundary, back to back, to catch up. mts does not: the missed
-// boundaries collapse into that one late call, after which the calls return to the
-// boundaries. A loop that writes a summary every 10 s should not write five identical ones
-// after a 50 s stall.
-//
-// Lifecycle: Create (registers it) or Loop (creates and starts it); the target runs on the
-// thread until a stop; Coordinator::Join joins it.
-//
-// Thread safety: as CoordinatedThread. The target runs on the looper thread only.
-//
-// Why no StartLoop/RunLoop/StopLoop virtuals, as in TensorFlow: a subclass's virtuals would
-// run on the thread while the object that holds them may be destroyed by its owner (a
-// straggler outlives its owner; see CoordinatedThread). Closures own what they use, so the
-// loop takes a target function; put set-up and tear-down at the start and end of it, or
-// around it in a plain CoordinatedThread.
-//
-// Example:
-//   Coordinator coord;
-//   LooperThread::Loop(&coord, 10.0, [&] { writer.Flush(); });  // every 10 s
-//   ...
-//   coord.RequestStop();
-//   coord.Join();  // joins the looper: it was registered
+// Example: LooperThread::Loop(&coord, 10.0, [&] { writer.Flush(); });  // every 10 s
 //
 // TensorFlow: tf.train.LooperThread (tensorflow/python/training/coordinator.py).
 #ifndef MTS_SRC_04_COORDINATED_LOOPER_THREAD_H_

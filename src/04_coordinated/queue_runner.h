@@ -2,54 +2,28 @@
 // and the queue is closed when they run out of input.
 //
 //   RecoverableSession
-//     CoordinatedSession   starts every runner of the graph when the session is made, and
-//       HookedSession      joins their threads at Close
+//     CoordinatedSession   starts every runner of the graph with the session, joins them at
+//       HookedSession      Close
 //         Chief / Worker
 //           Session        <-- each thread runs its enqueue op through the session
-//   QueueRunner            <-- this file: threads beside the stack, stopped by a Coordinator
 //
-// A model declares its input pipeline in the graph: a queue, an op that enqueues one
-// element (reading a file, or dequeuing from an upstream queue and transforming), and a
-// QueueRunner saying "run these enqueue ops in threads". The runner is added to the graph's
-// queue-runners collection; StartQueueRunners (or the CoordinatedSession) starts them all.
+// Each enqueue thread treats its op's errors so: a queue-closed code (default {kOutOfRange})
+// ends the thread quietly, and the last thread to end so runs the close op; any other
+// error goes to the Coordinator (or, without one, is logged and kept in
+// exceptions_raised()); at a stop the threads end after their current run, and a
+// close-on-stop thread runs the cancel op so that no thread stays blocked in a Run.
 //
-// What each enqueue thread does with the errors of its op:
-//   - An error whose code is one of the queue-closed codes (default: OutOfRange) means the
-//     input is exhausted: the thread ends quietly, and the last of the runner's threads to
-//     end that way runs the close op, so the consumer drains the queue and then gets
-//     OutOfRangeError itself. This is how "end of data" travels down a pipeline whose
-//     enqueue op dequeues from an upstream queue that was closed.
-//   - Any other error is handed to the Coordinator, which stops every thread and rethrows
-//     it in the main thread at Join. Without a Coordinator it is logged ("Exception in
-//     QueueRunner: ...") and kept in exceptions_raised().
-//   - When the Coordinator asks to stop, the threads finish their current run and end; a
-//     further close-on-stop thread runs the cancel op, which closes the queue and fails
-//     blocked enqueues (and wakes blocked dequeues), so no thread stays stuck in a Run.
-//
-// Note: an enqueue into a queue that is closed fails with CancelledError, not OutOfRange, so
-// with the default codes a runner whose own queue is closed under it reports an error to
-// the Coordinator; after a stop that report is dropped (the first stop wins), which is why
-// the cancel op at stop time is harmless. Pass {kOutOfRange, kCancelled} to treat a closed
-// own queue as a clean end too.
-//
-// Lifecycle:
-//   1. Construct with the queue and its enqueue ops; AddQueueRunner puts it in the graph.
-//   2. CreateThreads(session, coord, start) once per session; a second call while that
-//      session's threads still run returns no threads.
-//   3. coord->RequestStop(); coord->Join(threads). The session must outlive the threads.
+// Lifecycle: construct with the queue and its enqueue ops (AddQueueRunner puts it in the
+// graph); CreateThreads(session, coord, start) once per session; coord->RequestStop() and
+// coord->Join(threads). The session must outlive the threads.
 //
 // Thread safety: CreateThreads and the accessors may be called from any thread.
 //
 // Example:
 //   Queue q = FIFOQueue(10, {DataType::kInt32}, {TensorShape{}});
-//   AddQueueRunner(std::make_shared<QueueRunner>(q, std::vector<Operation*>{
-//       q.Enqueue({counter.AssignAdd(Constant(1))})}));
-//   Session session;
-//   Coordinator coord;
+//   AddQueueRunner(std::make_shared<QueueRunner>(
+//       q, std::vector<Operation*>{q.Enqueue({counter.AssignAdd(Constant(1))})}));
 //   auto threads = StartQueueRunners(session, &coord);
-//   for (int i = 0; i < 100; ++i) session.Run(q.Dequeue()[0]);
-//   coord.RequestStop();
-//   coord.Join(threads);
 //
 // TensorFlow: tf.train.QueueRunner, tf.train.add_queue_runner and
 // tf.train.start_queue_runners (tensorflow/python/training/queue_runner_impl.py).

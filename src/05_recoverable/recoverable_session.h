@@ -7,29 +7,16 @@
 //         Chief / Worker   the new chief session restores the latest checkpoint
 //           Session
 //
-// A parameter server restarts, or a worker is preempted: a run fails with AbortedError or
-// UnavailableError (the preemption errors, IsPreemptionError). Nothing below this layer can
-// be trusted after that: the raw session talks to a server that lost its state, the input
-// threads are blocked on dead queues. So recovery does not patch the session, it rebuilds
-// it: this layer keeps the *creator* of the stack below, closes the broken stack (ignoring
-// further preemption errors), creates a new one (the chief restores the latest checkpoint,
-// or initialises when there is none; on parameter servers that kept the model, the same
-// processes as before, it keeps the live model), and runs the same call again, hooks
-// included. The work lost is at most the work since the last checkpoint.
-//
 // Lifecycle:
-//   1. Construction creates the first stack, retrying on preemption errors.
-//   2. Run: on a preemption error, log, close, recreate, run again; other errors propagate.
-//   3. ShouldStop: a preemption error raised by the layers below (a thread's error recorded
-//      in the coordinator) is recovered the same way, and the answer is "don't stop"; any
-//      other error means "stop", and is raised again by Close.
-//   4. Close: closes the current stack; preemption errors are swallowed (WrappedSession).
-//
-// Differences from TensorFlow, on purpose: Run after Close raises instead of silently
-// creating a new stack; creation retries are bounded by an optional limit with exponential
-// backoff on an injectable Clock (TensorFlow retries at once, forever; the default here is
-// the same); and the stack below is asked once per ShouldStop, which closes the race §12 of
-// the behaviour notes describes (an error recorded between two checks escaping ShouldStop).
+//   1. Construction creates the first stack, retrying on preemption errors (AbortedError,
+//      UnavailableError: IsPreemptionError), without limit unless RecoveryOptions bound it.
+//   2. Run: on a preemption error, log, close the stack (ignoring its preemption errors),
+//      create a new one, run again, hooks included; other errors propagate.
+//   3. ShouldStop asks the stack below once: a preemption error it raises is recovered the
+//      same way and the answer is "don't stop"; any other error means "stop", and is raised
+//      again by Close.
+//   4. Close: closes the current stack; preemption errors are swallowed. Run after Close
+//      raises RuntimeError.
 //
 // Thread safety: one thread runs and closes it, as for every layer.
 //

@@ -8,32 +8,16 @@
 //           Chief / Worker the SessionCreator given (default: ChiefSessionCreator)
 //             Session
 //
-// Each stage below added one duty to a session. This class is where they meet, and the
-// order in which it builds and tears them down is the training loop's contract:
-//   1. Construction: every hook's Begin() (the graph can still grow), then the first stack:
-//      the creator makes and prepares the raw session (the chief's scaffold finalizes the
-//      graph, then restores or initialises), the coordinator starts the queue runners, every
-//      hook's AfterCreateSession. A preemption error while creating is retried (recovery);
-//      any other error leaves the constructor, with no hook's End and the graph finalized.
+// Lifecycle:
+//   1. Construction: every hook's Begin(), then the first stack (the creator's session, the
+//      queue runners, every hook's AfterCreateSession); preemption errors are retried, any
+//      other error leaves the constructor, with no hook's End.
 //   2. Run / RunStepFn: one step through the hooks, recovered on preemption errors.
 //   3. ShouldStop: a hook, the coordinator, a thread's error or Close says the loop is over.
 //   4. Close: on a clean close, every hook's End with the raw session still open; then the
-//      stack is closed, the graph unfinalized if it was not finalized at construction.
-//
-// Python closes a monitored session with a `with` block that also decides whether the end
-// was clean. C++ has no such block; WithMonitoredSession (monitored_session_scope.h) is the
-// same contract as a function, and the destructor is the RAII safety net: a session still
-// open when destroyed is closed as after an error (no End), and nothing it raises escapes.
-//
-// Differences from TensorFlow, on purpose:
-//   - Run after Close raises RuntimeError (Python fails with an AttributeError on None).
-//   - A second Close raises RuntimeError("Session is already closed. ...") without calling the
-//     hooks' End again: TensorFlow calls end(None) first, which crashes any hook that uses
-//     its session in End (CheckpointSaverHook does).
-//   - After a recovery, RunStepFn's step function gets the *new* raw session (TensorFlow's
-//     keeps handing it the old, closed one).
-//   - The step function's signature is checked by the compiler, so TensorFlow's ValueError
-//     for a step function with the wrong arguments has nothing left to catch.
+//      stack is closed. A second Close, or Run after Close, raises RuntimeError. The
+//      destructor closes a session still open as after an error (no End), silently.
+// WithMonitoredSession (monitored_session_scope.h) decides whether an end was clean.
 //
 // Thread safety: one thread constructs, runs and closes it (hooks are called from that
 // thread); the coordinated layer guards its own threads.

@@ -3,32 +3,16 @@
 //
 //   MonitoredTrainingSession(options)  <-- this file: picks the creator and default hooks
 //     MonitoredSession                 and hands them to the stack (monitored_session.h)
-//       RecoverableSession
-//         CoordinatedSession
-//           HookedSession
-//             Chief / Worker           ChiefSessionCreator or WorkerSessionCreator
-//               Session
+//       RecoverableSession ... Chief / Worker ... Session
 //
-// A chief and a worker need different sessions. The chief initialises or restores the
-// model and owns the side effects: it counts steps, writes summaries and checkpoints. A
-// worker only waits until the chief has made the model ready, and trains. This factory
-// encodes that division:
-//   - chief: ChiefSessionCreator(scaffold, checkpoint_dir), and the default hooks in
-//     TensorFlow's order: chief_only_hooks, StepCounterHook, SummarySaverHook,
-//     CheckpointSaverHook (each only if its directory and frequency are set), then hooks;
-//   - worker: WorkerSessionCreator(scaffold, max_wait_secs) and only `hooks`.
-// One Scaffold is shared by the creator and the hooks, so they agree on the Saver and the
-// summary op.
-//
-// Frequencies follow TensorFlow's USE_DEFAULT rules. A frequency left unset (std::nullopt)
-// takes its default only if the other of its pair is unset too: checkpoints every 600
-// seconds, summaries every 100 steps. Setting one of a pair turns the other off; setting
-// both raises ValueError when the hook is made. A value <= 0 turns that frequency off
-// (TensorFlow's explicit None).
-//
-// Beyond TensorFlow: with `stop_on_signals`, SIGTERM and SIGINT ask the loop to stop after
-// the current step, and the clean close writes the final checkpoint (SignalStopHook, the
-// first hook of chief and worker alike).
+// A chief gets ChiefSessionCreator(scaffold, checkpoint_dir) and the default hooks in
+// TensorFlow's order: chief_only_hooks, StepCounterHook, SummarySaverHook,
+// CheckpointSaverHook (each only with its directory and frequency), then hooks. A worker
+// gets WorkerSessionCreator and only `hooks`. With `stop_on_signals` a SignalStopHook comes
+// first for both. One Scaffold is shared by the creator and the hooks. Frequencies follow
+// TensorFlow's USE_DEFAULT rule: a pair left unset takes the defaults (checkpoints every
+// 600 seconds, summaries every 100 steps), one set turns the other off, both set raise
+// ValueError, and a value <= 0 turns that frequency off.
 //
 // TensorFlow: MonitoredTrainingSession (tensorflow/python/training/monitored_session.py).
 #ifndef MTS_SRC_06_MONITORED_MONITORED_TRAINING_SESSION_H_

@@ -1,66 +1,32 @@
-// signal_stop_hook.h: SIGTERM and SIGINT end a training loop cleanly, with a final checkpoint
-// (beyond TensorFlow).
+// signal_stop_hook.h: turns SIGTERM and SIGINT into a clean stop after the current step, so
+// the final checkpoint is written instead of lost.
 //
 //   MonitoredTrainingSession  puts this hook first when options.stop_on_signals is true
 //     MonitoredSession        a stop requested by a hook ends the loop; Close runs hooks' End
 //       RecoverableSession
 //         CoordinatedSession
 //           HookedSession     <-- calls this hook around every run; it requests the stop
-//             Chief / Worker
-//               Session
 //
-// A cluster scheduler preempts a job with SIGTERM, and a person at a terminal presses
-// Ctrl-C (SIGINT). Either kills a TensorFlow 1 training process on the spot: everything
-// learned since the last periodic checkpoint is lost. With this hook the first such signal
-// only sets a flag; the hook sees it around the current step and asks the loop to stop, so
-// `while (!session.ShouldStop())` ends after that step, the clean close calls every hook's
-// End, and CheckpointSaverHook writes the final checkpoint there. The hook logs
+// The first signal only sets a flag; around the current step the hook logs it once and
+// requests a stop, and the clean close writes the final checkpoint. A second signal puts
+// back the disposition that was there before and raises the signal again. While the
+// handlers are installed SIGPIPE and SIGXFSZ are ignored, so such writes fail with EPIPE or
+// EFBIG instead of killing the process; RequestStopForClosedStdout turns an EPIPE on
+// standard output into the same stop. The handlers are shared by every live hook: the
+// first Begin installs them (a signal ignored at that moment stays ignored), the last
+// destructor puts the previous dispositions back.
 //
-//   Received SIGTERM: stopping after this step; the final checkpoint is written at close.
-//
-// or, in a session that saves no checkpoints (a worker, a chief without checkpoint_dir),
-// "...stopping after this step; this task writes no checkpoint." rather than a promise that
-// would not be kept.
-//
-// While the handlers are installed, SIGPIPE and SIGXFSZ are ignored, as Python ignores
-// them for every TensorFlow 1 program: a write to a closed pipe (`train | head -3`) or past
-// the file-size limit (`ulimit -f`) then fails with EPIPE or EFBIG, which the writer
-// reports, instead of killing the process without a final checkpoint. A program that prints
-// can turn EPIPE on its standard output into a stop request (RequestStopForClosedStdout):
-// the loop ends after the step as on SIGTERM, and the log says why.
-//
-// A second signal means "now": the handler puts back the disposition that was there before
-// (for SIGTERM usually the default, which ends the process) and raises the signal again.
-//
-// Why a flag: a signal handler may interrupt any instruction of any thread, even one
-// holding the allocator's lock, so it may only do async-signal-safe things. The handler
-// here touches nothing but a lock-free std::atomic<int> and calls sigaction and raise,
-// both async-signal-safe. Everything else (logging, the stop request) happens later, in
-// the hook, on the training thread.
-//
-// Signal dispositions belong to the whole process, so the handlers are shared: the first
-// hook to Begin installs them (remembering the previous dispositions), and the last hook
-// destroyed puts those back and forgets the signals received. A signal that was ignored
-// when the handlers were installed (SIG_IGN, as for a background job's SIGINT) stays
-// ignored: the parent chose that. Every live hook reacts to a signal received since the
-// handlers were installed.
-//
-// Lifecycle: construct; Begin installs the handlers (once per hook); BeforeRun and AfterRun
-// request a stop once a signal has been received (logging it once); the destructor
-// uninstalls.
+// Lifecycle: construct; Begin installs the handlers; BeforeRun and AfterRun request a stop
+// once a signal has come; the destructor uninstalls.
 //
 // Thread safety: the hook is called from the training thread. The signal may arrive on any
-// thread: the handler only sets the atomic flag the hook reads.
+// thread: the handler only sets a lock-free atomic the hook reads.
 //
 // Example:
-//   MonitoredTrainingSessionOptions options;
 //   options.checkpoint_dir = "/tmp/run";  // stop_on_signals is true by default
 //   auto session = MonitoredTrainingSession(options);
-//   while (!session->ShouldStop()) session->Run({}, {}, {train_op});
-//   session->Close();  // after SIGTERM: the final checkpoint is written here
 //
-// TensorFlow: none. TF1 leaves signals alone (the process dies); mts adds what
-// preemptible jobs otherwise write by hand.
+// TensorFlow: none (TF1 dies on the signal).
 #ifndef MTS_SRC_06_MONITORED_SIGNAL_STOP_HOOK_H_
 #define MTS_SRC_06_MONITORED_SIGNAL_STOP_HOOK_H_
 

@@ -4,14 +4,7 @@
 //   MonitoredSession       <-- RunStepFn builds a StepContext for each call of a step function
 //     RecoverableSession   a preemption error inside the step function calls it again
 //       CoordinatedSession RunWithHooks runs here: hooks and coordinator, no recovery
-//         HookedSession
-//           Chief / Worker
-//             Session      session() is this raw session: no hooks at all
-//
-// Run() gives one step the whole ceremony: every hook's BeforeRun and AfterRun around one
-// raw run. Some steps need more freedom: two optimizer passes, an evaluation on the side,
-// a step that decides the loop is over. A step function receives this context and chooses,
-// for each call, whether it goes through the hooks (RunWithHooks) or not (session()).
+//         ...  Session     session() is this raw session: no hooks at all
 //
 // Thread safety: used by the thread that called RunStepFn, during that call only.
 //

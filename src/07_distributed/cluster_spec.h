@@ -1,17 +1,11 @@
 // cluster_spec.h: which processes make up a training cluster, by job and task.
 //
 //   07_distributed   <-- the cluster a Server belongs to and a RemoteSession talks to
-//     Session        (a RemoteSession is a Session whose variables live on "ps" tasks)
 //
-// Between-graph replication names every process by a job ("ps" for parameter servers,
-// "worker" for the processes that run the training loop) and a task index within it; the
-// address of "/job:ps/task:0" is ClusterSpec["ps"][0]. Every process is given the same spec,
-// from a flag (`ps=127.0.0.1:2222;worker=127.0.0.1:2223,127.0.0.1:2224`) or a JSON file
-// (`{"ps": ["127.0.0.1:2222"], "worker": ["127.0.0.1:2223", "127.0.0.1:2224"]}`).
-//
-// A spec that is almost right is refused, not guessed at: an address without a port, a job
-// without tasks (TensorFlow accepts an empty list; here it is taken for a mistake, since no
-// task could serve it), a job named twice (which list was meant?).
+// The address of "/job:ps/task:0" is ClusterSpec["ps"][0]. A spec comes from a flag
+// (`ps=127.0.0.1:2222;worker=127.0.0.1:2223,127.0.0.1:2224`) or a JSON file
+// (`{"ps": ["127.0.0.1:2222"], "worker": [...]}`). An address without a port, a job
+// without tasks or a job named twice is refused.
 //
 // Thread safety: immutable after construction.
 //

@@ -2,19 +2,10 @@
 //
 //   07_distributed   RemoteSession  <-- holds one PsClient per "ps" task it uses
 //                      PsClient     <-- this file: the RPCs, their deadlines, their errors
-//     Session
 //
-// This is where the network's failures become the errors the recoverable layer (stage 05)
-// understands. A server that is down or unreachable gives UNAVAILABLE; one that does not
-// answer within the deadline is treated the same way, so that a hung server cannot hang the
-// job; a server that restarted answers ABORTED, because the incarnation the session was made
-// against is gone. Both are preemption errors: RecoverableSession re-creates the session and
-// goes on, and a ps that was only slow still holds the model, which the chief then keeps
-// (SessionManager). Every call has a deadline (kDefaultRpcTimeoutSecs unless the session's
-// Server says otherwise: ServerOptions), so no step waits forever.
-//
-// Each client has its own gRPC channel, never shared with other clients: a session made after
-// a restart connects afresh instead of inheriting a channel stuck in reconnect backoff.
+// A server that is down, unreachable or past the deadline (kDefaultRpcTimeoutSecs unless
+// the session's ServerOptions say otherwise) gives UnavailableError; one that restarted
+// answers AbortedError, its incarnation gone. Each client has a gRPC channel of its own.
 //
 // Thread safety: all methods may be called concurrently.
 //

@@ -1,43 +1,17 @@
 // remote_session.h: a Session whose variables live on parameter servers.
 //
 //   Chief / Worker   SessionManager makes it for a "grpc://..." master (session_factory.h)
-//     Session        <-- this file: RemoteSession, a Session that reads its placed variables
-//                        from the ps tasks before a step and sends them its updates after
-//       07_distributed   PsClient per ps task, VariableStore on each ps server
+//     Session        <-- this file: RemoteSession reads its placed variables from the ps
+//                        tasks before a step and sends them its updates after
 //
-// Between-graph replication: every worker runs the whole graph locally, except the
-// variables, which live on the parameter servers (placed by ReplicaDeviceSetter). A step of
-// a RemoteSession is therefore three phases:
-//   1. read: one ReadVariables RPC per ps task, for every placed variable the step needs;
-//      the values (or "unset") go into this session's local copies;
-//   2. compute: the ordinary Session::Run executes the step on the local copies, and also
-//      fetches the inputs of every op in it that updates a placed variable;
-//   3. update: one ApplyUpdates RPC per ps task, carrying each such op (its type, its
-//      variables, the inputs it was given); the server re-runs it on the current value.
-// The local copies are a cache for one step; the truth is on the server. Because readiness
-// is an op like any other (report_uninitialized_variables reads the variables' state), a
-// worker's SessionManager asks the servers whether the chief has initialised the model
-// without knowing that it is distributed, which is exactly the readiness protocol of stage 02.
+// A step reads (one ReadVariables RPC per ps task, into local copies), computes (the
+// ordinary Session::Run, also fetching the inputs of every op that updates a placed
+// variable) and updates (one ApplyUpdates RPC per ps task; the server runs those ops again).
+// A step that fails before the update changes nothing there. A server down gives
+// UnavailableError, one restarted (another incarnation) AbortedError. Run may be called
+// concurrently; steps that touch placed variables are serialised within one session.
 //
-// Failures: a session remembers each server's incarnation when it is made; every RPC carries
-// it. A server that is down gives UnavailableError, one that restarted gives AbortedError:
-// the preemption errors, on which RecoverableSession makes a new session (the chief restores
-// the latest checkpoint into the new incarnation). A step that fails before its update phase
-// changes nothing on the servers.
-//
-// Thread safety: Run may be called concurrently; steps that touch placed variables are
-// serialised within one session (each step's read, compute and update form one unit), steps
-// that touch none (queue runners' enqueues) run freely.
-//
-// Differences from TensorFlow: TensorFlow partitions the graph and runs the update ops on
-// the ps device, with the gradient sent as a tensor; here the worker also runs them on its
-// local copy (whose result is discarded) and the server runs them again. Values a step
-// fetches from an updated variable are the worker's local result, i.e. the value read at the
-// start of the step plus this step's update (TensorFlow would show other workers' updates
-// made meanwhile).
-//
-// TensorFlow: GrpcSession with the master and worker services
-// (tensorflow/core/distributed_runtime/rpc/grpc_session.h).
+// TensorFlow: GrpcSession (tensorflow/core/distributed_runtime/rpc/grpc_session.h).
 #ifndef MTS_SRC_07_DISTRIBUTED_REMOTE_SESSION_H_
 #define MTS_SRC_07_DISTRIBUTED_REMOTE_SESSION_H_
 

@@ -1,30 +1,14 @@
 // replica_device_setter.h: puts the model's variables on the parameter servers.
 //
-//   07_distributed   <-- while the model is built, this scope places every global variable
-//                        made inside it on a "ps" task; RemoteSession reads the placement
-//     Session
-//
-// In between-graph replication every worker builds the same graph, and the same variables
-// must land on the same parameter server in every one of them, or the workers would train
-// different copies. TensorFlow's replica_device_setter does it deterministically: variables
-// are dealt to the ps tasks round-robin in creation order, and everything else stays on the
-// worker. This scope does the same when it closes, recording each variable's task in the
-// graph collection kPsPlacementCollection (mts ops have no device field; the placement is
-// the only device information the distributed runtime needs).
-//
-// Local variables (the local-variables collection) stay on the worker: they are per process
-// by definition (TensorFlow users pin them to the worker by hand).
-//
-// Lifecycle: make it before building the model (the optimizer included: its slot variables
-// are variables too), let it go out of scope after; then finalize and create sessions.
-//
-// Thread safety: build a graph from one thread, as always.
+// Stage 07, while the model is built: when the scope closes, the global variables made in
+// it are dealt to the ps tasks round-robin in creation order, each recorded in the graph
+// collection kPsPlacementCollection, which RemoteSession reads; local variables and every
+// other op stay on the worker. Make it before the model (the optimizer included: slots are
+// variables too); build the graph from one thread.
 //
 // Example:
-//   {
-//     ReplicaDeviceSetter on_ps(/*ps_tasks=*/1);
-//     ... build the model, the global step and the train op ...
-//   }  // every global variable made above is now on /job:ps/task:0
+//   { ReplicaDeviceSetter on_ps(/*ps_tasks=*/1);
+//     ... build the model, the global step and the train op ... }   // now on /job:ps/task:0
 //
 // TensorFlow: tf.train.replica_device_setter (tensorflow/python/training/device_setter.py).
 #ifndef MTS_SRC_07_DISTRIBUTED_REPLICA_DEVICE_SETTER_H_

@@ -1,23 +1,15 @@
 // server.h: one task of a cluster, serving over gRPC on its address.
 //
-//   07_distributed   <-- every process of a distributed job makes one Server for its task;
-//                        a parameter server then only Join()s, serving its VariableStore
-//     Session        sessions with target server.target() talk to the cluster
+// Stage 07: every process of a distributed job makes one for its task; a parameter server
+// then only Join()s, answering GetStatus (its incarnation), ReadVariables and ApplyUpdates
+// from its VariableStore. A session made with master = server.target() is a RemoteSession
+// that finds the "ps" tasks in the Server's ClusterSpec; a target no Server in the process
+// owns is taken as the address of a single parameter server.
 //
-// A parameter-server process is nothing but a Server: it answers GetStatus (its
-// incarnation), ReadVariables and ApplyUpdates until it is killed. A worker process makes a
-// Server too, as in TensorFlow, so its target() names the cluster: a session created with
-// master = server.target() is a RemoteSession that finds the "ps" tasks in the Server's
-// ClusterSpec. (A target that no Server in the process owns is taken as the address of a
-// single parameter server.)
+// Lifecycle: construct (binds and starts unless `start` is false); Join() until Stop();
+// the destructor stops it. Stop may be called from any thread.
 //
-// Lifecycle: construct (binds and starts unless `start` is false); Join() blocks until
-// Stop() (from another thread or a signal handler's thread); the destructor stops it.
-//
-// Thread safety: Stop may be called from any thread; the service runs on gRPC's threads.
-//
-// TensorFlow: tf.train.Server (tensorflow/python/training/server_lib.py) and the gRPC
-// server behind it (tensorflow/core/distributed_runtime/rpc/grpc_server_lib.h).
+// TensorFlow: tf.train.Server (tensorflow/python/training/server_lib.py).
 #ifndef MTS_SRC_07_DISTRIBUTED_SERVER_H_
 #define MTS_SRC_07_DISTRIBUTED_SERVER_H_
 

@@ -1,33 +1,15 @@
 // variable_store.h: the variables a parameter server keeps, and how it updates them.
 //
-//   07_distributed   <-- a Server of job "ps" owns one VariableStore; RemoteSessions of the
-//                        chief and the workers read from it and send it their updates
-//     Session        the store is itself an mts Session: its variables are VariableV2 ops
-//                    of a private graph, its updates are the workers' own update ops
+// Stage 07: a Server of job "ps" owns one, itself an mts Session over a private graph.
+// Variables are created (unset) when first named, keep their value across client sessions,
+// and are lost with the process; its random incarnation is how a client notices. An update
+// is the worker's own op (Assign, ApplyAdam, ...) re-made over the store's variables, fed
+// the worker's values. Every field of a request is checked before use: damage gets an error
+// status, never a crash or an allocation its bytes do not pay for. Read and Apply may be
+// called concurrently; a request is applied atomically.
 //
-// In TensorFlow a parameter server is an ordinary TensorFlow server whose device holds the
-// variables, in resource containers that outlive any one client session: the chief's session
-// initialises them, the workers' sessions read and update the same values, and a session
-// that is re-created finds them still there. Only a restart of the server process loses
-// them. This store does the same: variables are created (unset) when first named, keep their
-// value across client sessions, and are lost with the process; the incarnation, a random
-// number drawn at start, is how a client notices that.
-//
-// An update is the worker's op itself (Assign, AssignAdd, ApplyGradientDescent, ApplyAdam...)
-// re-made in the store's graph over the store's variables, its other inputs fed with the
-// values the worker computed, and run by the store's Session with the same kernel. So the
-// arithmetic of an update happens here, on the current value, as on a TensorFlow PS.
-//
-// Requests are untrusted input: every field is checked before it is used, so a damaged or
-// hostile message gets an error status, never a crash or an allocation its bytes do not pay
-// for (tests/fuzz/ps_message_fuzzer.cc holds the store to that).
-//
-// Thread safety: Read and Apply may be called concurrently (gRPC's threads do); a request is
-// applied atomically with respect to other requests.
-//
-// TensorFlow: the variables' ResourceMgr containers of a PS task's device
-// (tensorflow/core/framework/resource_mgr.h) and the worker service that runs graph
-// partitions on it.
+// TensorFlow: the ResourceMgr containers of a PS task's device (resource_mgr.h) and the
+// worker service that runs on it.
 #ifndef MTS_SRC_07_DISTRIBUTED_VARIABLE_STORE_H_
 #define MTS_SRC_07_DISTRIBUTED_VARIABLE_STORE_H_
 

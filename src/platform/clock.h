@@ -1,35 +1,15 @@
 // clock.h: where mts gets the time: the seam that lets tests run time instead of waiting for it.
 //
-//   RecoverableSession ... Session     stages 01-07
-//   ------------------------------------------------------------------------
-//   platform            <-- below every stage: the platform seams
-//                           (this file: Clock; beside it FileSystem, logging, crc32c)
+// Platform, below every stage: whatever waits or times asks a Clock, so a test can hand in
+// a FakeClock (tests/testing/fake_clock.h). NowMicros() is monotonic, for intervals and
+// deadlines; WallTimeMicros() is calendar time, for timestamps only. Waits "until a
+// condition holds or a timeout passes" go through WaitFor, so that a fake clock ends them
+// when *its* time passes the deadline. Every Clock is safe to use from any thread.
 //
-// Every stage that waits asks a Clock: the SessionManager polling for a ready model, the
-// Coordinator giving threads a grace period, the hooks that save "every N seconds". Nothing
-// calls std::this_thread::sleep_for or std::chrono::steady_clock directly, so a test can hand
-// in a FakeClock (tests/testing/fake_clock.h) and move time forward itself: no test waits on
-// real time.
+// Example: bool ready = clock->WaitFor(lock, cv_, 30 * 1000000, [&] { return ready_; });
 //
-// Two kinds of time, never mixed:
-//   - NowMicros() is monotonic (steady_clock): use it for intervals and deadlines.
-//   - WallTimeMicros() is calendar time (system_clock): use it for timestamps in file names
-//     and event records, never for measuring how long something took.
-//
-// Waiting "until a condition holds or a timeout passes" goes through WaitFor, not through
-// std::condition_variable::wait_for, so that a fake clock can end the wait when *its* time
-// passes the deadline.
-//
-// Thread safety: every Clock is safe to use from any number of threads.
-//
-// Example:
-//   Clock* clock = RealClock();                    // or a FakeClock* in a test
-//   const int64_t start = clock->NowMicros();
-//   std::unique_lock<std::mutex> lock(mu_);
-//   bool ready = clock->WaitFor(lock, cv_, 30 * 1000000, [&] { return ready_; });
-//
-// TensorFlow: tensorflow/core/platform/env.h (Env::NowMicros, Env::SleepForMicroseconds) and
-// tensorflow/core/util/fake_clock_env.h; Python's time.time() and time.sleep().
+// TensorFlow: Env::NowMicros, Env::SleepForMicroseconds (tensorflow/core/platform/env.h) and
+// tensorflow/core/util/fake_clock_env.h.
 #ifndef MTS_SRC_PLATFORM_CLOCK_H_
 #define MTS_SRC_PLATFORM_CLOCK_H_
 

@@ -1,35 +1,15 @@
 // crc32c.h: CRC-32C (Castagnoli) checksums, and the masking TFRecord files apply to them.
 //
-//   RecoverableSession ... Session     stages 01-07 (the summary writer frames event records)
-//   ------------------------------------------------------------------------
-//   platform            <-- below every stage: the platform seams
-//                           (this file: crc32c; beside it Clock, FileSystem, logging)
-//
-// An events.out.tfevents file is a sequence of TFRecords, each framed as
-//
-//   uint64 length | uint32 masked_crc(length) | data | uint32 masked_crc(data)
-//
-// so that a reader (TensorBoard) can tell a torn final record from a whole one. The CRC is
-// CRC-32C, the polynomial 0x1EDC6F41 that SSE4.2 computes in hardware. It is "masked" before
-// it is stored because, as LevelDB's comment puts it, computing the CRC of a string that
-// itself contains embedded CRCs is problematic; the mask rotates and offsets it.
-//
-// Two implementations that agree on every input. Crc32cExtendPortable is the plain
-// table-driven one, a byte at a time: short enough to read next to the definition, and fast
-// enough for event files. Checkpoints checksum every byte of every variable, though, and at
-// a byte a cycle that made a restore of 64 MiB ten times slower than reading the file (see
-// the performance appendix), so Crc32cExtend uses the CPU's own crc32 instruction (SSE4.2,
-// eight bytes at a time) when the CPU has it, as TensorFlow does, and the table otherwise.
+// Platform, below every stage: event records and checkpoints are checksummed with these.
+// Crc32cExtendPortable is the table-driven implementation, a byte at a time; Crc32cExtend
+// uses the CPU's crc32 instruction (SSE4.2) when there is one and agrees with it on every
+// input. MaskCrc rotates and offsets a CRC before it is stored. Pure functions.
 //
 // Example:
-//   uint32_t crc = Crc32c(data.data(), data.size());
-//   crc = Crc32cExtend(crc, more.data(), more.size());   // == Crc32c(data + more)
+//   uint32_t crc = Crc32cExtend(Crc32c(data.data(), data.size()), more.data(), more.size());
 //   uint32_t stored = MaskCrc(crc);                      // what goes into the file
 //
-// Thread safety: pure functions.
-//
-// TensorFlow: tensorflow/core/lib/hash/crc32c.h (crc32c::Value, Extend, Mask, Unmask), from
-// LevelDB's util/crc32c.h.
+// TensorFlow: tensorflow/core/lib/hash/crc32c.h, from LevelDB's util/crc32c.h.
 #ifndef MTS_SRC_PLATFORM_CRC32C_H_
 #define MTS_SRC_PLATFORM_CRC32C_H_
 

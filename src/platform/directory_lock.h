@@ -1,31 +1,13 @@
 // directory_lock.h: an advisory lock on a directory, so that two processes never write the
 // same checkpoints.
 //
-//   HookedSession      CheckpointSaverHook takes the lock of its checkpoint directory in
-//                      Begin and holds it while the hook lives
-//   platform           <-- this file: DirectoryLock, beside FileSystem
-//
-// Two chiefs started on one checkpoint directory (a job launched twice, a copy-pasted
-// command) each write model.ckpt-N and the `checkpoint` state file, rotate each other's
-// files away and leave a state file that names neither's history. TensorFlow does not notice.
-// mts refuses the second: the lock is flock(2) on "<dir>/checkpoint.lock", whose contents
-// name the holder (pid, host, program, since when), so the refusal can say who it is.
-//
-// The kernel releases the lock when the holder's process ends, however it ends (a crash, a
-// SIGKILL), so a lock is never stale; the file stays behind, harmlessly, and its contents
-// are trusted only while someone holds it. Within one process the lock of a directory is
-// shared: a second Acquire returns the same lock (a program that closes one session and
-// opens another on the same directory is not two chiefs). flock works between processes on
-// one machine and on NFS (Linux maps it to a POSIX lock there); two machines mounting one
-// directory over a file system without locks are not protected.
-//
-// The lock file is written, so it is opened without following a symbolic link and refused
-// unless it is a regular file of this user's, and the directory itself must be private to
-// this user (private_directory.h): on a shared machine another user could otherwise plant
-// a link under the lock's name and have this process overwrite the file it points to.
-//
-// Thread safety: Acquire may be called from any thread; a lock is released when the last
-// handle to it is destroyed.
+// Platform, beside FileSystem; CheckpointSaverHook holds its directory's lock from Begin to
+// End. The lock is flock(2) on "<dir>/checkpoint.lock", whose contents name the holder
+// (pid, host, program, since when); a second process is refused with
+// FailedPreconditionError naming it. The kernel drops it when the holder's process ends;
+// within one process a second Acquire returns the same lock. The lock file is opened
+// without following a link, in a private directory (private_directory.h). Thread safety:
+// Acquire from any thread; a lock is released with its last handle.
 //
 // TensorFlow: none; TF1 lets two chiefs share a directory.
 #ifndef MTS_SRC_PLATFORM_DIRECTORY_LOCK_H_

@@ -1,20 +1,11 @@
 // errors.h: the exceptions of mts, one per canonical error code of tf.errors.
 //
-//   RecoverableSession     catches the preemption set (AbortedError, UnavailableError)
-//     CoordinatedSession   carries errors across threads as std::exception_ptr
-//       HookedSession
-//         Chief / Worker
-//           Session        raises these; every layer above routes them
-//   platform               <-- this file, below every stage: the file system raises them too
-//
-// Every error a Session raises while running the graph is an OpError carrying one of the
-// sixteen canonical codes. The layers above sort errors by class, never by message:
-// preemption errors are recovered (stage 05), OutOfRangeError is a clean end of input
-// (stage 06), everything else propagates. Messages name the op, tensor or file at fault.
-//
-// TensorFlow's Python front end also raises the built-in ValueError, TypeError and
-// RuntimeError for mistakes made while *building* a graph or using a closed session;
-// mts mirrors those three too, so tests can match TensorFlow's behaviour and texts.
+// Platform, below every stage: a Session raises them, the file system too, and the layers
+// above sort them by class, never by message (preemption errors are recovered, stage 05;
+// OutOfRangeError is a clean end of input, stage 06). Every OpError carries a canonical
+// code; ValueError, TypeError and RuntimeError mirror the Python exceptions TensorFlow
+// raises for mistakes made while building a graph or using a closed session. Messages name
+// the op, tensor or file at fault.
 //
 // TensorFlow: tensorflow/python/framework/errors_impl.py.
 #ifndef MTS_SRC_PLATFORM_ERRORS_H_

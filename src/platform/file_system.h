@@ -1,37 +1,16 @@
 // file_system.h: how mts touches files: checkpoints, the `checkpoint` state file, event files.
 //
-//   RecoverableSession ... Session     stages 01-07
-//   ------------------------------------------------------------------------
-//   platform            <-- below every stage: the platform seams
-//                           (this file: FileSystem, WritableFile, RandomAccessFile;
-//                           beside it Clock, logging)
+// Platform, below every stage: stages take a FileSystem* (DefaultFileSystem() unless a test
+// passes its own). Errors carry codes chosen from errno as TensorFlow's are (NotFoundError,
+// PermissionDeniedError, ResourceExhaustedError for a full disk, DataLossError for a failed
+// read, UnknownError) and name the file. After a crash at any moment, a file written by
+// WriteFileAtomically or WritePiecesAtomically holds its old or its new contents, whole.
+// Thread safety: DefaultFileSystem() may be used from any thread; a WritableFile belongs to
+// one thread at a time.
 //
-// Stages never call fopen or rename themselves; they take a FileSystem* (DefaultFileSystem()
-// unless a test passes its own) so that a test can count, fail or inspect file operations.
-// The interface is deliberately small: the handful of calls a Saver, a CheckpointManager and
-// a summary writer need, and no more.
+// Example: fs->WriteFileAtomically(JoinPath(dir, "checkpoint"), "model_checkpoint_path: ...");
 //
-// Errors are mts exceptions carrying canonical codes, chosen from errno as TensorFlow does:
-// a missing file is NotFoundError, a denied one PermissionDeniedError, a full disk
-// ResourceExhaustedError, a failed read DataLossError, anything else UnknownError. Every
-// message names the file ("/tmp/run/checkpoint; No such file or directory").
-//
-// The one call with a durability promise is WriteFileAtomically (and WritePiecesAtomically,
-// the same from pieces): after a crash at any moment the file holds either its old contents
-// or its new contents, never a mixture (the implementation in posix_file_system.cc spells
-// out why). The checkpoint state file relies on it.
-//
-// Thread safety: DefaultFileSystem() may be used from any number of threads; a WritableFile
-// belongs to one thread at a time.
-//
-// Example:
-//   FileSystem* fs = DefaultFileSystem();
-//   fs->CreateDirectories("/tmp/run");
-//   fs->WriteFileAtomically(JoinPath("/tmp/run", "checkpoint"), "model_checkpoint_path: ...");
-//   std::string state = fs->ReadFile("/tmp/run/checkpoint");
-//
-// TensorFlow: tensorflow/core/platform/file_system.h, env.h (WriteStringToFile, which TF's
-// checkpoint code follows with a rename), path.h (io::JoinPath, io::Dirname, io::Basename).
+// TensorFlow: tensorflow/core/platform/file_system.h, env.h, path.h.
 #ifndef MTS_SRC_PLATFORM_FILE_SYSTEM_H_
 #define MTS_SRC_PLATFORM_FILE_SYSTEM_H_
 

@@ -1,34 +1,15 @@
 // logging.h: MTS_LOG(INFO) << ..., one line per message, in TensorFlow's (glog's) format.
 //
-//   RecoverableSession ... Session     stages 01-07
-//   ------------------------------------------------------------------------
-//   platform            <-- below every stage: the platform seams
-//                           (this file: logging; beside it Clock, FileSystem, crc32c)
-//
-// The stages log what TensorFlow logs, where TensorFlow logs it: "Saving checkpoints for 10
-// into /tmp/run/model.ckpt.", "Error reported to Coordinator: ...", "loss = 0.25, step = 100".
-// A line on stderr looks like
-//
+// Platform, below every stage. A line on stderr looks like
 //   I1130 15:04:05.123456 basic_session_run_hooks.cc:42] loss = 0.25, step = 100
+// MTS_MIN_LOG_LEVEL (0 = INFO, the default; 1 = WARNING; 2 = ERROR) silences lower levels on
+// stderr, like TF_CPP_MIN_LOG_LEVEL, but not in sinks: a ScopedLogCapture sees every
+// message. Thread safety: log from any thread; lines never interleave; sinks are called
+// one message at a time, under a lock, and must not log.
 //
-// severity letter (I, W, E), month and day, local time to the microsecond, source file and
-// line, then the message.
+// Example (a test): ScopedLogCapture capture; ...; EXPECT_TRUE(capture.Contains("loss ="));
 //
-// The environment variable MTS_MIN_LOG_LEVEL (0 = INFO, the default; 1 = WARNING; 2 = ERROR)
-// silences lower levels on stderr, like TF_CPP_MIN_LOG_LEVEL. It does not filter log sinks:
-// a ScopedLogCapture sees every message, so a test's assertions about logging hold whatever
-// environment the test runs in.
-//
-// Thread safety: log from any thread; lines never interleave. Sinks are called one message
-// at a time, under a lock: a sink must not log.
-//
-// Example, in a test:
-//   ScopedLogCapture capture;
-//   hook.AfterRun(...);
-//   EXPECT_TRUE(capture.Contains("loss = 0.25, step = 100"));
-//
-// TensorFlow: tensorflow/core/platform/default/logging.h (LOG, TFLogSink,
-// TF_CPP_MIN_LOG_LEVEL); Python's tf.compat.v1.logging.
+// TensorFlow: tensorflow/core/platform/default/logging.h; Python's tf.compat.v1.logging.
 #ifndef MTS_SRC_PLATFORM_LOGGING_H_
 #define MTS_SRC_PLATFORM_LOGGING_H_
 

@@ -1,21 +1,12 @@
 // private_directory.h: refuses a checkpoint directory that another local user can write
 // into (beyond TensorFlow).
 //
-//   HookedSession      CheckpointSaverHook locks its directory (DirectoryLock), which checks
-//                      it first; MonitoredTrainingSession checks a chief's directory before
-//                      anything restores from it
-//   platform           <-- this file: CheckPrivateDirectory, beside DirectoryLock
+//   MonitoredTrainingSession, DirectoryLock   check a chief's directory before using it
+//   CheckPrivateDirectory                     <-- this file, in platform
 //
-// A chief trusts its checkpoint directory twice: it restores the newest checkpoint it finds
-// there, and it writes files there by name (the lock file, the state file, checkpoints).
-// On a shared machine the default directories are under /tmp, where anyone can create
-// them first: another user who makes /tmp/mts_spirals (mode 777) before the victim's first
-// run can plant a checkpoint the run resumes, or a symbolic link named like a file the run
-// writes, which then overwrites a file of the link's choosing. So a directory is refused
-// when someone other than this user (or root) owns it, or when every user may create and
-// remove files in it (world-writable without the sticky bit, as /tmp has). A directory
-// writable by a group is accepted: sharing one with chosen colleagues is a decision, not an
-// accident.
+// A directory is refused (FailedPreconditionError) when someone other than this user or
+// root owns it, or when every user may create and remove files in it (world-writable
+// without the sticky bit). A directory writable by a group is accepted.
 //
 // Thread safety: a free function; safe from any thread.
 //

@@ -93,7 +93,7 @@ TEST(TensorTest, DefaultTensorIsUninitializedAndCannotBeRead) {
 
 // ---- Every dtype -------------------------------------------------------------------------
 
-// Each of the six dtypes round-trips its values and reports its TensorFlow name.
+// Each dtype round-trips its values and reports its TensorFlow name.
 TEST(TensorTest, EveryDtypeRoundTripsItsValues) {
   EXPECT_EQ(Tensor::Vector<float>({1.5f}).ToVector<float>(), (std::vector<float>{1.5f}));
   EXPECT_EQ(Tensor::Vector<double>({-2.25}).ToVector<double>(), (std::vector<double>{-2.25}));

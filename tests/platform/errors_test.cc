@@ -52,7 +52,7 @@ const CodeCase kCodes[] = {
     {ErrorCode::kUnauthenticated, 16, "UNAUTHENTICATED", IsA<UnauthenticatedError>()},
 };
 
-// ThrowOpError turns each of the sixteen codes into exactly its own class, carrying the code.
+// ThrowOpError turns each code into exactly its own class, carrying the code.
 TEST(ErrorsTest, ThrowOpErrorRaisesTheClassOfEachCode) {
   for (const CodeCase& c : kCodes) {
     SCOPED_TRACE(c.name);

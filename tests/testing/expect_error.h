@@ -1,5 +1,5 @@
 // expect_error.h: the one way a test checks an error: gMock's Throws and ThrowsMessage, plus
-// three matchers for what only an OpError carries (its bare message, its op, its code).
+// matchers for what only an OpError carries (its bare message, its op, its code).
 //
 //   a test                     EXPECT_THAT([&] { call(); }, ThrowsMessage<E>(...))
 //     gMock Throws<E>          runs the callable, catches an E (or a subclass of E)

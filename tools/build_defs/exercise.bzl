@@ -5,21 +5,30 @@ Every exercise in every chapter has the same shape, one folder per exercise:
     chapters/NN_stage/exercises/<name>/
       BUILD             mts_exercise(name = "<name>", hdrs = ["<name>.h"], ...)
       <name>.h          the interface the student implements (given, documented)
-      starter.cc        compiles, but the part marked [mts:exercise-todo] is left to write
-      solution.cc       the reference solution (removed from the student copy)
+      solution.cc       the reference solution; the student's part lies in regions
+                        `// [mts:lab <name>]` ... `// [mts:lab-end]`, and the comments
+                        outside them (TODO(student)) say what to decide
       <name>_test.cc    the tests that decide whether the work is done
 
+The starter is derived from the solution, as a lab's is from the real source, by
+tools/labs/make_starter.py: each region in a function body becomes a throw of
+UnimplementedError, each region among declarations (helpers, includes, a struct's members)
+is left empty. There is no hand-written starter.
+
 `mts_exercise` makes:
+  :starter.cc    the starter, derived from solution.cc at build time, unless the folder
+                 holds a starter.cc: the student's own work, in the student copy (made by
+                 tools/export_student_copy.sh, which derives it once and leaves solution.cc
+                 out) or dropped into the instructor's tree for grading
   :<name>        a cc_library from solution.cc, or from starter.cc when the build runs with
-                 `--define=exercises=starter` or when solution.cc does not exist (the
-                 student copy made by tools/export_student_copy.sh)
+                 `--define=exercises=starter` or when solution.cc does not exist
   :<name>_test   a cc_test of <name>_test.cc against that library, tagged "exercise" (the
                  test cases are compiled once, in :<name>_test_cases, and linked here and
                  into the starter check below)
   :<name>_starter_fails_test
-                 when solution.cc exists: the same tests built against starter.cc, which
+                 when the starter is derived: the same tests built against it, which
                  passes only if some of them fail (tools/build_defs/starter_fails_test.py)
-  :book_files    the files a chapter may quote (never the solution)
+  :book_files    the files a chapter may quote (the starter, never the solution)
 """
 
 def mts_exercise(
@@ -45,6 +54,25 @@ def mts_exercise(
     # The student copy has no solution.cc: then the starter is all there is.
     solution = native.glob(["solution.cc"])
     default_impl = solution if solution else ["starter.cc"]
+
+    # A starter.cc in the folder is a student's work: in the student copy, or dropped into
+    # the instructor's tree for grading. Otherwise the starter is derived from the
+    # solution's regions (named after the exercise).
+    students_work = native.glob(["starter.cc"])
+    derive_starter = solution and not students_work
+    if derive_starter:
+        native.genrule(
+            name = name + "_starter_cc",
+            srcs = ["solution.cc"],
+            outs = ["starter.cc"],
+            tools = ["//tools/labs:make_starter.py"],
+            cmd = ("/usr/bin/python3 $(location //tools/labs:make_starter.py) --lab %s " +
+                   "--path %s/solution.cc $< $@") % (name, native.package_name()),
+        )
+
+    # The starter throws UnimplementedError (src/platform/errors.h).
+    errors = "//src/platform:errors"
+    deps = deps + ([] if errors in deps else [errors])
 
     # The interface alone, so the tests compile against it once, whichever implementation
     # they are then linked with.
@@ -82,10 +110,10 @@ def mts_exercise(
         tags = ["exercise"],
     )
 
-    if solution:
+    if derive_starter:
         # The other direction, in every `bazel test //...` of the instructor's tree: the
-        # same tests against the starter must fail, or the exercise asks nothing. Not in a
-        # student copy (no solution.cc), where starter.cc is the student's own work.
+        # same tests against the starter must fail, or the exercise asks nothing. Not where
+        # starter.cc is the student's own work.
         native.cc_library(
             name = name + "_starter",
             testonly = True,

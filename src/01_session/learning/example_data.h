@@ -1,27 +1,17 @@
 // example_data.h: small, seeded data sets for the examples and tests that train a model.
 //
 //   examples/, tests   feed these through placeholders to graphs that learn
-//     Session          <-- runs the training step; the data itself is plain Tensors
 //
-// Two sets: a linear-regression set whose true weights are known, so a test can check that
-// training finds them, and interleaved spirals, a small classification set no linear model
-// separates, so a test can check that a hidden layer earns its keep. Each is a plain C++
-// function returning Tensors; no op is involved.
-//
-// Determinism: the same arguments give the same bytes on every machine and standard library.
-// The generators draw raw 64-bit words from std::mt19937_64 (whose output the C++ standard
-// fixes) and turn them into uniform and normal numbers with their own arithmetic, since the
-// std:: distributions differ between library implementations. The normal transform calls
-// std::log and std::sqrt, and spirals std::sin and std::cos; results are rounded to float32,
-// so a last-bit difference between C math libraries does not show in practice.
+// A linear-regression set whose true weights are known, and interleaved spirals, which no
+// linear model separates. Plain functions returning Tensors; the same arguments give the
+// same bytes on every machine and standard library (raw std::mt19937_64 words, turned into
+// numbers by this code, rounded to float32).
 //
 // Example:
 //   SpiralsData data = MakeSpirals(/*num_examples_per_class=*/100, /*num_classes=*/3,
 //                                  /*seed=*/42);
-//   session.Run(train_op, {{x, data.x}, {labels, data.one_hot}});
 //
-// TensorFlow: none; TF1 tutorials used numpy for this (the spirals are the classic set from
-// Stanford's CS231n notes).
+// TensorFlow: none; TF1 tutorials used numpy (the spirals are CS231n's).
 #ifndef MTS_SRC_01_SESSION_EXAMPLE_DATA_H_
 #define MTS_SRC_01_SESSION_EXAMPLE_DATA_H_
 

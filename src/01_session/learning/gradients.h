@@ -1,21 +1,13 @@
 // gradients.h: reverse-mode automatic differentiation over a Graph.
 //
-//   Session  <-- runs the gradient ops Gradients() adds; the optimizers build on them
+// Stage 01 (learning): the optimizers build on it. `Gradients(ys, xs)` adds the ops that
+// compute d(sum of ys)/d(x), visiting the ops between them in reverse creation order and
+// summing the gradients that flow into each output. Each op type registers a gradient
+// function built from ordinary ops; NotDifferentiable stops gradients; an op type with
+// neither raises ValueError naming the op when a gradient must pass through it.
 //
-// `Gradients(ys, xs)` adds ops to the graph that compute d(sum of ys)/d(x) for each x. It
-// walks the ops between xs and ys from the outputs backwards, in reverse creation order, so
-// each op is visited after every op that consumes it: by then all the gradients flowing
-// into its outputs are known and are summed (an output used twice gets two contributions).
-// Each op type registers a gradient function that turns the gradients of its outputs into
-// gradients of its inputs, using ordinary ops; the result is an ordinary graph that
-// Session::Run executes like any other.
-//
-// An op type registered with NotDifferentiable stops gradients (comparisons, ArgMax, Cast
-// to an integer). An op type with neither raises an error naming the op when a gradient
-// must pass through it.
-//
-// TensorFlow: tf.gradients (tensorflow/python/ops/gradients_util.py) and
-// ops.RegisterGradient / ops.NotDifferentiable.
+// TensorFlow: tf.gradients (tensorflow/python/ops/gradients_util.py),
+// ops.RegisterGradient and ops.NotDifferentiable.
 #ifndef MTS_SRC_01_SESSION_GRADIENTS_H_
 #define MTS_SRC_01_SESSION_GRADIENTS_H_
 

@@ -1,35 +1,15 @@
 // math_ops.h: arithmetic, comparisons, matrix products and reductions over tensors.
 //
-//   Session  <-- runs graphs built from these ops and the array, nn, random and state ops
+// Stage 01 (learning). Each op function adds one Operation to its inputs' graph and checks
+// dtypes and static shapes there (ValueError, TypeError, naming the op). Binary ops
+// broadcast two shapes that are the same, a scalar and anything, or a matrix [N,M] and a
+// row [M] or [1,M]; dimensions unknown at build time are checked when the op runs. Div,
+// Sqrt, Exp, Log and CheckNumerics take float32 and float64; Equal and NotEqual every
+// dtype; the rest any numeric dtype.
 //
-// Every op function adds one Operation to the graph of its inputs and returns its output.
-// Dtypes and static shapes are checked here, while the graph is built: a mistake raises at
-// the line that made it (ValueError for shapes, TypeError for dtypes), naming the op.
+// Example: Output loss = ReduceMean(Square(Sub(Add(MatMul(x, w), b), y)));
 //
-// Broadcasting. The binary ops (Add ... NotEqual) accept two operands of one dtype whose
-// shapes are
-//   - the same,
-//   - a scalar and anything (either side), or
-//   - a matrix [N,M] and a row, [M] or [1,M] (either side): the row meets every row.
-// That covers what a dense layer and a loss need (`x*w + b`, `loss / n`). TensorFlow
-// broadcasts any pair of numpy-compatible shapes; mts raises ValueError for the rest.
-// Dimensions unknown at build time are checked again when the op runs
-// (InvalidArgumentError "Incompatible shapes").
-//
-// Dtypes. Add, Sub, Mul, Neg, Square, MatMul, the reductions, the ordering comparisons and
-// ArgMax take any numeric dtype (float32, float64, int32, int64). Div, Sqrt, Exp, Log and
-// CheckNumerics take float32 and float64 only, as TensorFlow's RealDiv and friends do.
-// Equal and NotEqual take every dtype, bool and string included.
-//
-// Example:
-//   Output x = Placeholder(DataType::kFloat, {TensorShape::kUnknownDim, 3});
-//   Output logits = Add(MatMul(x, w), b);            // [?,3] x [3,2] + [2] -> [?,2]
-//   Output loss = ReduceMean(Square(Sub(logits, y)));
-//
-// TensorFlow: tf.add, tf.subtract, tf.multiply, tf.divide (RealDiv), tf.negative, tf.square,
-// tf.sqrt, tf.exp, tf.log, tf.matmul, tf.reduce_sum, tf.reduce_mean, tf.reduce_max, tf.less,
-// tf.less_equal, tf.greater, tf.greater_equal, tf.equal, tf.not_equal, tf.argmax,
-// tf.check_numerics (tensorflow/python/ops/math_ops.py, array_ops.py).
+// TensorFlow: tf.add ... tf.check_numerics (math_ops.py): each function names its own.
 #ifndef MTS_SRC_01_SESSION_MATH_OPS_H_
 #define MTS_SRC_01_SESSION_MATH_OPS_H_
 

@@ -3,7 +3,7 @@
 //   Session  <-- runs graphs built from these ops and the array, math, random and state ops
 //
 // Each op function adds one Operation to the graph of its input and returns its output, of
-// the input's dtype and shape. All four take float32 and float64 only: a TypeError naming
+// the input's dtype and shape. Each takes float32 and float64 only: a TypeError naming
 // the op is raised at build time otherwise, as TensorFlow finds no kernel for an int Relu.
 //
 // Example:

@@ -1,22 +1,14 @@
 // optimizer.h: the base of every optimizer: gradients, slots, and the one train op.
 //
-//   HookedSession      hooks read the global step the train op increments
-//     Chief / Worker   the chief checkpoints the variables, slots included
-//       Session        <-- runs the train op, one step per Run
+// Stage 01 (learning): the Session runs the train op, one step per Run. `Minimize(loss,
+// global_step)` is ComputeGradients (Gradients over the trainable variables) then
+// ApplyGradients (one update op per variable, ApplyDense, grouped by Finish, then
+// global_step += 1). An optimizer's state lives in *slot* variables ("w/Momentum",
+// "w/Adam"), ordinary global variables the Saver checkpoints.
 //
-// `Minimize(loss, global_step)` is two steps TensorFlow also exposes:
-//   1. ComputeGradients: Gradients(loss, trainable variables), paired with their variables.
-//   2. ApplyGradients: one update op per variable (ApplyDense, which subclasses define),
-//      grouped by Finish, then, after all of them, global_step += 1. The op returned is the
-//      train op: running it once is one training step.
-// Optimizers with state keep it in *slot* variables ("w/Momentum", "w/Adam", "w/Adam_1")
-// that are ordinary global variables, so the Saver (stage 02) checkpoints them and a restored
-// run continues exactly where it stopped.
-//
-// Lifecycle: construct with hyperparameters; call Minimize once while building the graph;
-// run the returned op each step. An Optimizer object may be used for one graph only.
-//
-// Thread safety: build from one thread. The train op itself may run concurrently.
+// Lifecycle: construct with hyperparameters; call Minimize once while building the graph
+// (one graph per Optimizer); run the returned op each step. Thread safety: build from one
+// thread; the train op itself may run concurrently.
 //
 // TensorFlow: tf.train.Optimizer (tensorflow/python/training/optimizer.py).
 #ifndef MTS_SRC_01_SESSION_OPTIMIZER_H_

@@ -1,31 +1,16 @@
 // summary_ops.h: ops that report on a training run: scalar and histogram summaries, and the
 // op that merges them into one.
 //
-//   HookedSession  SummarySaverHook runs the merged op every N steps and writes its string
-//                  into an event file at the global step (stage 03)
-//     Session      <-- runs these ops like any other; each outputs a string scalar
+// Stage 01 (learning); SummarySaverHook (stage 03) writes what they output. Each op outputs
+// a serialized `tensorflow.Summary`, the bytes TensorFlow 1.x writes, and joins
+// GraphKeys::kSummaries, which MergeAllSummaries merges. A tag is the name scope made for
+// it (ScalarSummary("cost", c) in NameScope("cost") is "cost/cost"; a second "loss" is
+// "loss_1"); characters other than letters, digits and `_-./` become '_', and leading and
+// trailing '/' are dropped.
 //
-// A summary op turns a tensor into a serialized `tensorflow.Summary` protobuf (summary.proto)
-// while the graph runs: a float for a scalar, bucketed counts for a histogram. Every summary
-// op joins collection GraphKeys::kSummaries; MergeAllSummaries gathers that collection into
-// one op, which is what Scaffold's default summary op is (stage 02). The strings are the
-// bytes TensorFlow 1.x writes, so TensorBoard reads mts's event files as its own.
+// Example: ScalarSummary("loss", loss); std::optional<Output> merged = MergeAllSummaries();
 //
-// Tags: a summary's tag is the name scope made for it, so ScalarSummary("cost", c) inside
-// NameScope("cost") has tag "cost/cost" (the op is named the same), and a second "loss" at
-// the root gets "loss_1". Characters other than letters, digits and `_-./` become '_', and
-// leading and trailing '/' are dropped (TensorFlow keeps a trailing one).
-//
-// Example:
-//   ScalarSummary("loss", loss);
-//   HistogramSummary("weights", w);
-//   std::optional<Output> merged = MergeAllSummaries();   // std::nullopt if none were made
-//   tensorflow::Summary summary;
-//   summary.ParseFromString(session.Run(*merged).scalar<std::string>());
-//
-// TensorFlow: tf.summary.scalar, tf.summary.histogram, tf.summary.merge,
-// tf.summary.merge_all (tensorflow/python/summary/summary.py); the kernels in
-// tensorflow/core/kernels/summary_op.cc; default buckets in core/lib/histogram/histogram.cc.
+// TensorFlow: tf.summary.scalar, histogram, merge, merge_all (summary.py; summary_op.cc).
 #ifndef MTS_SRC_01_SESSION_SUMMARY_OPS_H_
 #define MTS_SRC_01_SESSION_SUMMARY_OPS_H_
 

@@ -1,28 +1,41 @@
 // checkpoint_file.h: mts's checkpoint file: named tensors in one self-checking file.
 //
-//   RecoverableSession     after a recovery the chief restores the latest checkpoint
-//     CoordinatedSession
-//       HookedSession      CheckpointSaverHook asks the Saver to save
-//         Chief / Worker   the SessionManager asks the Saver to restore
-//           Session
+//   Chief / Worker         the SessionManager asks the Saver to restore; a hook to save
 //   Saver (saver.h)        reads variables through the Session, writes them with
 //   checkpoint_file.h  <-- this file: the bytes on disk (written in checkpoint_writer.cc,
 //                          read in checkpoint_reader.cc)
 //   FileSystem             platform: WritePiecesAtomically, NewRandomAccessFile
 //
-// A checkpoint is the last line of defence: when everything else has crashed, it is what a
-// job restarts from. So the format is built to answer two questions with certainty:
-//   1. Is this file whole? It is written to a temporary name, fsynced and renamed
-//      (FileSystem::WriteFileAtomically), so a reader never sees half a file from a crash;
-//      and the header records the file's length, so a file cut short by anything else is
-//      caught before any tensor is read.
-//   2. Is every byte what was written? A CRC-32C over the header and index, and one per
-//      tensor's data. Every byte of the file is under exactly one checksum or is one.
-// Any damage raises DataLossError naming the file (and the tensor, when the damage is in
-// its data). The reader checks every count, offset and length against the bytes really
-// present before it uses them or allocates for them, so a hostile file cannot crash it, make
-// it allocate gigabytes, or make it return wrong values.
+// WriteCheckpoint writes the whole file under a temporary name, fsyncs and renames it.
+// CheckpointReader checks the header and index (its length, its checksum, every count,
+// offset and length against the bytes really there) before it allocates for or returns
+// anything, and each tensor's checksum when it reads the tensor; any damage raises
+// DataLossError naming the file (and the tensor). The byte layout is below.
 //
+// Thread safety: WriteCheckpoint and a CheckpointReader's const methods may be called from
+// any number of threads.
+//
+// Example:
+//   WriteCheckpoint(*fs, "/tmp/run/model.ckpt-100", {{"w", w_value}, {"global_step", step}});
+//   CheckpointReader reader(*fs, "/tmp/run/model.ckpt-100");
+//   Tensor w = reader.Read("w");        // verified against its checksum
+//
+// TensorFlow: tensor_bundle (tensorflow/core/util/tensor_bundle/) and py_checkpoint_reader;
+// mts keeps one file per checkpoint, as TensorFlow's V1 format did.
+#ifndef MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_CHECKPOINT_FILE_H_
+#define MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_CHECKPOINT_FILE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "src/01_session/tensor.h"
+#include "src/platform/file_system.h"
+
+namespace mts {
+
 // The byte layout (all integers little-endian; "crc" means MaskCrc(Crc32c(...)), crc32c.h):
 //
 // [mts:checkpoint-layout]
@@ -48,32 +61,6 @@
 //                   bool:   one byte per element, 0 or 1
 //                   string: per element a u64 byte length, then the bytes
 // [mts:checkpoint-layout-end]
-//
-// Thread safety: WriteCheckpoint and a CheckpointReader's const methods may be called from
-// any number of threads.
-//
-// Example:
-//   WriteCheckpoint(*fs, "/tmp/run/model.ckpt-100", {{"w", w_value}, {"global_step", step}});
-//   CheckpointReader reader(*fs, "/tmp/run/model.ckpt-100");
-//   Tensor w = reader.Read("w");        // verified against its checksum
-//
-// TensorFlow: tensor_bundle (tensorflow/core/util/tensor_bundle/), the V2 format of an
-// `.index` table plus `.data-?????-of-?????` shards, and py_checkpoint_reader. mts keeps one
-// file per checkpoint, as TensorFlow's V1 format did, which makes the crash argument one
-// rename long.
-#ifndef MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_CHECKPOINT_FILE_H_
-#define MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_CHECKPOINT_FILE_H_
-
-#include <cstdint>
-#include <memory>
-#include <string>
-#include <utility>
-#include <vector>
-
-#include "src/01_session/tensor.h"
-#include "src/platform/file_system.h"
-
-namespace mts {
 
 /// The first eight bytes of every checkpoint file.
 inline constexpr char kCheckpointMagic[8] = {'M', 'T', 'S', 'C', 'K', 'P', 'T', '\0'};

@@ -1,42 +1,25 @@
 // checkpoint_state.h: the `checkpoint` state file that names a directory's newest checkpoints.
 //
-//   RecoverableSession     after a recovery the chief asks LatestCheckpoint(dir)
-//     CoordinatedSession
-//       HookedSession      CheckpointSaverHook: Saver::Save rewrites the state file
-//         Chief / Worker   SessionManager: LatestCheckpoint / GetCheckpointState
-//           Session
 //   Saver (saver.h)        keeps the list of recent checkpoints, and writes it with
 //   checkpoint_state.h <-- this file: the text file beside the checkpoints
 //   FileSystem             platform: WriteFileAtomically replaces the file in one rename
 //
-// A training directory holds many checkpoints; the small text file `checkpoint` says which is
-// newest and which older ones are still kept. It is TensorFlow's CheckpointState message in
-// protobuf *text format*, and mts reads and writes exactly what TensorFlow does, so a
-// directory can move between the two (TensorBoard and TensorFlow's tools read the file too):
+// The file is TensorFlow's CheckpointState message in protobuf text format, byte for byte:
 //
 //   model_checkpoint_path: "model.ckpt-1263"
-//   all_model_checkpoint_paths: "model.ckpt-2"
 //   all_model_checkpoint_paths: "model.ckpt-591"
 //   all_model_checkpoint_paths: "model.ckpt-1263"
 //
-// The state file is rewritten after every save, always after the checkpoint it names is
-// complete, and always by an atomic replace, so it names a whole checkpoint at every moment.
-// Paths are stored relative to the directory when the directory was given as a relative
-// path (or when asked to, save_relative_paths), absolute otherwise; readers join relative
-// ones back onto the directory they read from, so a relative directory can be moved.
-//
-// Protobuf does the text format: checkpoint_state.proto declares TensorFlow's message, and
-// TextFormat parses it (all of text format: comments, any field order, either quote,
-// escapes, list syntax) and prints it. Two things are added: a parse error becomes a
-// ValueError naming line and column, and doubles print as Python's repr(float), because the
-// state files TensorFlow users have were printed by Python's protobuf, not C++'s.
+// It is replaced atomically. Paths are relative to the directory when it was given as a
+// relative path (or with save_relative_paths), absolute otherwise; readers join relative
+// ones onto the directory they read. A parse error is a ValueError naming line and column.
 //
 // Thread safety: all functions may be called from any thread; concurrent writers of one
 // state file leave one of their versions, whole.
 //
-// TensorFlow: tensorflow/python/training/checkpoint_management.py (get_checkpoint_state,
-// update_checkpoint_state_internal, generate_checkpoint_state_proto, latest_checkpoint) and
-// checkpoint_state.proto (checkpoint_state.proto here is the same message).
+// TensorFlow: get_checkpoint_state, update_checkpoint_state_internal,
+// generate_checkpoint_state_proto and latest_checkpoint
+// (tensorflow/python/training/checkpoint_management.py); checkpoint_state.proto.
 #ifndef MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_CHECKPOINT_STATE_H_
 #define MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_CHECKPOINT_STATE_H_
 

@@ -1,48 +1,32 @@
 // latest_sound_checkpoint.h: which checkpoint a directory restores, and what was passed over.
 //
-//   RecoverableSession        after a recovery the chief restores again
-//     CoordinatedSession
-//       HookedSession
-//         Chief / Worker      SessionManager::RestoreCheckpoint asks this file, then has the
-//           Session           Saver restore the checkpoint it names
+//   Chief / Worker            SessionManager::RestoreCheckpoint asks this file, then has the
+//                             Saver restore the checkpoint it names
 //   latest_sound_checkpoint.h <-- this file: the rules that choose the checkpoint
 //   checkpoint_state.h        the `checkpoint` state file; checkpoint_file.h the checkpoints
 //
-// TensorFlow's chief restores the state file's model_checkpoint_path and stops at the first
-// thing wrong with it. mts's answers one question, "which checkpoint does this directory
-// restore?", by these rules, in order:
-//   1. The `checkpoint` state file names the candidates: its newest, then the older ones it
-//      still lists, newest first (GetCheckpointState: relative paths join onto the
-//      directory, and paths into another directory become the files of the same names here,
-//      when there are such: a copied or moved directory).
-//   2. No state file: nothing to restore (yet). Checkpoint files without one are not taken.
-//   3. A state file that is there but unusable (garbage, empty, naming no checkpoint): the
-//      checkpoint files of the directory stand in for its list, ordered by the step in their
-//      names; with none, nothing to restore.
-//   4. The newest candidate that exists and passes its checksums is chosen; each newer one
-//      is skipped, with why: "missing", or what the checkpoint reader found wrong.
-//   5. When none passes, none is chosen and every one is skipped: the caller raises
-//      NoneSoundError() rather than start from scratch over damaged checkpoints.
-// The answer also says which checkpoints a Saver should go on rotating after restoring the
-// one chosen: the state file's list up to it, or, from rule 3, that one alone (no state file
-// vouched for the others, so they are never the saver's to delete).
+// The rules, in order:
+//   1. The `checkpoint` state file names the candidates, newest first (GetCheckpointState:
+//      in a copied directory, its paths become the copy's files).
+//   2. No state file: nothing to restore. Checkpoint files without one are not taken.
+//   3. A state file that is unusable (garbage, empty, naming no checkpoint): the directory's
+//      checkpoint files, by the step in their names, stand in for its list.
+//   4. The newest candidate that exists and whose header, index and restored tensors pass
+//      their checksums is chosen; each newer one is skipped, with why.
+//   5. When none passes, none is chosen and every one is skipped (the caller raises
+//      NoneSoundError()).
+// The answer also names the checkpoints a Saver goes on rotating: the state file's list up
+// to the one chosen, or, from rule 3, that one alone.
 //
-// A candidate passes when its header and index are whole and the tensors a restore will
-// read pass their checksums. Finding that out reads those tensors; the restore then reads
-// them again (from the page cache, usually): the price of choosing before restoring, which
-// is the order TensorFlow's chief works in, and what lets the rules be asked and tested
-// alone.
-//
-// Thread safety: may be called from any thread; the directory may change meanwhile (a file
-// that vanishes or is damaged after it was chosen fails the restore, which raises).
+// Thread safety: may be called from any thread; a file that vanishes or is damaged after
+// it was chosen fails the restore, which raises.
 //
 // Example:
 //   const CheckpointToRestore checkpoint = LatestSoundCheckpoint("/tmp/run");
 //   if (checkpoint.path) saver.Restore(session, *checkpoint.path);
 //
-// TensorFlow: checkpoint_management.get_checkpoint_state and latest_checkpoint
-// (tensorflow/python/training/checkpoint_management.py), as SessionManager's
-// _restore_checkpoint uses them; the fall-backs of rules 3 to 5 are mts's.
+// TensorFlow: get_checkpoint_state and latest_checkpoint (checkpoint_management.py), as
+// SessionManager's _restore_checkpoint uses them; rules 3 to 5 are mts's.
 #ifndef MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_LATEST_SOUND_CHECKPOINT_H_
 #define MTS_SRC_02_CHIEF_WORKER_CHECKPOINT_LATEST_SOUND_CHECKPOINT_H_
 

@@ -1,26 +1,14 @@
 // event_file_reader.h: reads TensorBoard event files back into Event protos, for tests, the
 // book and anyone checking what a training run wrote.
 //
-//   HookedSession       hooks write summaries and session logs through a FileWriter
-//     FileWriter        writes events.out.tfevents.* files
-//     EventFileReader   <-- this file: reads them (or TensorFlow's) back
-//       RecordReader    undoes the TFRecord framing and checks the CRCs (record_reader.h)
+// Stage 03, beside FileWriter, through RecordReader. EventFileReader walks a file's events
+// in order; ReadEventFile and ReadEventDirectory gather a file, or a log directory's event
+// files; ScalarSummaries picks out the (step, tag, value) triples TensorBoard plots. Thread
+// safety: a reader is used by one thread at a time; the free functions from any thread.
 //
-// An event file is a sequence of TFRecords, each holding one serialized tensorflow.Event.
-// EventFileReader walks them in order; ReadEventFile and ReadEventDirectory gather a whole
-// file, or every event file of a log directory, into a vector; ScalarSummaries picks out
-// the (step, tag, value) triples of the scalar summaries, the numbers TensorBoard plots.
+// Example: for (const ScalarValue& s : ScalarSummaries(ReadEventDirectory("/tmp/run"))) ...
 //
-// Example:
-//   for (const ScalarValue& s : ScalarSummaries(ReadEventDirectory("/tmp/run"))) {
-//     std::cout << s.step << " " << s.tag << " " << s.simple_value << "\n";
-//   }
-//
-// Thread safety: an EventFileReader is used by one thread at a time; the free functions
-// may be called from any thread.
-//
-// TensorFlow: tf.compat.v1.train.summary_iterator (tensorflow/python/summary/
-// summary_iterator.py) and tensorflow/core/lib/io/record_reader.h; TensorBoard's
+// TensorFlow: tf.compat.v1.train.summary_iterator (summary_iterator.py); TensorBoard's
 // event_file_loader.py.
 #ifndef MTS_SRC_03_HOOKED_EVENTS_EVENT_FILE_READER_H_
 #define MTS_SRC_03_HOOKED_EVENTS_EVENT_FILE_READER_H_

@@ -2,65 +2,28 @@
 // files from a background thread.
 //
 //   HookedSession       SummarySaverHook, StepCounterHook, CheckpointSaverHook, ProfilerHook
-//                       call Add*
 //     FileWriter        <-- this file: queues Events; its flush thread writes them
 //       RecordWriter    frames each serialized Event as a TFRecord (record_writer.h)
-//         WritableFile  the platform seam (src/platform/file_system.h)
 //
-// A training loop must not wait for the disk every time a hook records a loss, so adding an
-// event only serializes it onto an in-memory queue. A thread of the writer's own takes the
-// queue and appends it to the file, then syncs the file, when one of these happens:
-//   - `flush_secs` have passed since its last flush (timed on the injected Clock);
-//   - the queue has reached `max_queue` events;
-//   - someone calls Flush() (which waits for it) or Close().
-// An idle writer touches nothing.
+// An add only serializes the event onto a queue, and never blocks. The flush thread writes
+// and syncs the queue every `flush_secs` (on the Clock), when `max_queue` events wait, at
+// Flush() (which waits for it) and at Close(). The file,
+// <logdir>/events.out.tfevents.<seconds>.<hostname><suffix>, is made at the first add (or
+// at construction with a suffix), never over an existing one (the name then gets
+// ".<pid>.<n>"), and starts with the file_version event "brain.Event:2". A failed write is
+// logged when it happens and raised by the next Flush or Close; the next write starts a
+// new file.
 //
-// The file is <logdir>/events.out.tfevents.<10-digit unix seconds>.<hostname><suffix>. As in
-// TensorFlow it is made when the first event is added (the add wakes the thread, which makes
-// it at once, named for the second of that add), or at construction when a suffix is given.
-// Its first record is Event{wall_time: those seconds, file_version: "brain.Event:2"}, synced
-// at once, which is how TensorBoard recognises the format; the added event itself waits
-// in the queue like any other. SummaryWriterCache (summary_writer_cache.h) is how a process
-// keeps to one writer per directory.
-//
-// A file is never truncated. In TensorFlow two writers that open a file in the same second
-// on the same host (two runs started together, a writer reopened) get the same name, and
-// the second empties the first. mts creates the file only if the name is free (O_EXCL); if
-// it is taken, the name gets ".<pid>.<n>" before the suffix, as TensorFlow 2 names its
-// files, and TensorBoard reads both.
-//
-// A failed write (a full disk) is logged at ERROR when it happens, naming the file and the
-// number of events lost, and is raised again by the next Flush or Close. The file it tore is
-// left as it is (every record before the tear is whole and readable) and the next write
-// starts a new file, so a disk that fills and is freed again costs only the events written
-// while it was full.
-//
-// Differences from TensorFlow 1.x's Python writer, all deliberate:
-//   - TF hands each event to the file's buffer at once and bounds its queue (an add blocks
-//     when it is full); mts keeps events in its queue until a flush and never blocks an add.
-//     On disk the two look the same: nothing is promised before a flush.
-//   - TF flushes only after a write and when flush_secs have passed; mts also writes and
-//     flushes when the queue reaches max_queue, as TF 2's C++ summary writer does.
-//   - No meta graph events: mts has no MetaGraphDef (graph events it writes: AddGraph).
-//   - No `graph` argument: SummaryWriterCache, which makes the writers hooks share, adds the
-//     default graph with AddGraph, as TensorFlow's cache passes it to the constructor.
+// Thread safety: every method may be called from any thread.
 //
 // Example:
 //   FileWriter writer("/tmp/run");
 //   writer.AddSummary(summary_bytes, /*global_step=*/100);
-//   tensorflow::SessionLog start;
-//   start.set_status(tensorflow::SessionLog::START);
-//   writer.AddSessionLog(start, 100);
 //   writer.Close();  // everything is on disk
 //
-// Thread safety: every method may be called from any thread. The writer's state is guarded
-// by one mutex shared with its flush thread; the file itself belongs to the flush thread
-// while it runs, and to Close and Reopen while it does not.
-//
 // TensorFlow: tf.compat.v1.summary.FileWriter (tensorflow/python/summary/writer/writer.py),
-// EventFileWriter and its _EventLoggerThread (event_file_writer.py), and the C++
-// EventsWriter (tensorflow/core/util/events_writer.h) that names the file and writes the
-// first record.
+// its EventFileWriter (event_file_writer.py) and the C++ EventsWriter
+// (tensorflow/core/util/events_writer.h).
 #ifndef MTS_SRC_03_HOOKED_EVENTS_FILE_WRITER_H_
 #define MTS_SRC_03_HOOKED_EVENTS_FILE_WRITER_H_
 

@@ -4,25 +4,13 @@
 //     RecordReader      <-- this file: undoes the framing RecordWriter wrote
 //       FileSystem      the platform seam (src/platform/file_system.h)
 //
-// The framing (record_writer.h) is u64 length | masked CRC of the length | payload | masked
-// CRC of the payload. Reading one record can end four ways, and each has its own outcome,
-// because the callers want to do different things about them:
-//
-//   - clean end: the offset is exactly the end of the data. ReadRecord returns false.
-//   - truncated: the data ends part-way through a record. That is what a file looks like
-//     while its writer is still appending, so it is an OutOfRangeError (not data loss):
-//     a reader tailing a live event file keeps its offset and tries again later.
-//   - corrupted: a checksum does not match. DataLossError, naming the file and the offset
-//     of the record. A damaged length is caught by the header's CRC before the reader
-//     trusts it, so one flipped byte anywhere in a record is always reported as corruption,
-//     never as a truncation.
-//   - whole: the payload is returned and the offset moves past the record.
-//
-// TensorFlow's own reader calls a truncated record DATA_LOSS too; mts separates the two so
-// that "wait for the writer" and "the file is damaged" cannot be confused.
-//
-// The reader works on the file's contents in memory, read once; to follow a growing file,
-// read it again and resume at the offset where the last whole record ended.
+// Reading one record ends one of four ways: at the end of the data (ReadRecord returns
+// false); truncated part-way through a record, as a file looks while its writer appends
+// (OutOfRangeError: keep the offset and retry later); corrupted, a checksum that does not
+// match (DataLossError naming the file and offset; a damaged length is caught by its own
+// CRC, so it is never taken for a truncation); or whole (the payload; the offset moves on).
+// The reader works on the contents read once; to follow a growing file, read it again and
+// resume at the offset where the last whole record ended.
 //
 // Example:
 //   RecordReader reader = RecordReader::FromFile("/tmp/run/events.out.tfevents.1600000000.h");
@@ -32,8 +20,8 @@
 // Thread safety: ReadRecord is const and may be called from any number of threads; ReadNext
 // moves the reader's own offset, so one thread at a time.
 //
-// TensorFlow: tensorflow/core/lib/io/record_reader.h (io::RecordReader::ReadRecord and its
-// ReadChecksummed), and io::SequentialRecordReader.
+// TensorFlow: io::RecordReader and io::SequentialRecordReader
+// (tensorflow/core/lib/io/record_reader.h).
 #ifndef MTS_SRC_03_HOOKED_EVENTS_RECORD_READER_H_
 #define MTS_SRC_03_HOOKED_EVENTS_RECORD_READER_H_
 

@@ -1,30 +1,14 @@
 // record_writer.h: writes TFRecords, the framing every TensorBoard event file uses.
 //
-//   HookedSession       SummarySaverHook, StepCounterHook add events to a FileWriter
-//     FileWriter        queues events; its thread hands each one, serialized, to ...
-//       RecordWriter    <-- this file: frames one serialized Event as one record
-//         WritableFile  the platform seam (src/platform/file_system.h)
-//
-// An event file has no header and no magic number: it is records back to back, each
-//
+// Stage 03, below FileWriter, whose thread hands it each serialized Event. Records lie back
+// to back, with no file header, each
 //   u64 length (little-endian) | u32 masked CRC-32C of those 8 bytes | payload |
 //   u32 masked CRC-32C of the payload
+// RecordReader (record_reader.h) undoes it. One thread at a time.
 //
-// so a record costs 16 bytes more than its payload. The two checksums let a reader tell a
-// damaged length (which would send it off into the middle of the file) from a damaged
-// payload, and tell either from a record the writer has not finished yet. RecordReader
-// (record_reader.h) undoes this framing and checks both.
+// Example: RecordWriter writer(fs->NewWritableFile(path)); writer.WriteRecord(bytes);
 //
-// Example:
-//   RecordWriter writer(DefaultFileSystem()->NewWritableFile("/tmp/run/records"));
-//   writer.WriteRecord(event.SerializeAsString());
-//   writer.Flush();
-//   writer.Close();
-//
-// Thread safety: one thread at a time (the FileWriter's flush thread, in practice).
-//
-// TensorFlow: tensorflow/core/lib/io/record_writer.h (io::RecordWriter, without its
-// compression options: event files are never compressed).
+// TensorFlow: io::RecordWriter (tensorflow/core/lib/io/record_writer.h), without compression.
 #ifndef MTS_SRC_03_HOOKED_EVENTS_RECORD_WRITER_H_
 #define MTS_SRC_03_HOOKED_EVENTS_RECORD_WRITER_H_
 

@@ -1,27 +1,15 @@
 // summary_writer_cache.h: one FileWriter per log directory, shared by every hook that writes
 // there.
 //
-//   HookedSession         SummarySaverHook, StepCounterHook, CheckpointSaverHook: each asks
-//                         the cache for the writer of its output_dir
-//     SummaryWriterCache  <-- this file: hands them all the same FileWriter
-//       FileWriter        writes the event file (file_writer.h)
+// Stage 03: SummarySaverHook, StepCounterHook, CheckpointSaverHook and ProfilerHook each
+// ask it for their directory's writer. Get(dir) makes it the first time (its first event is
+// the graph event of the caller's default graph) and returns that same writer ever after,
+// until Clear() closes them all. Get and Clear may be called from any thread.
 //
-// Two writers on one directory would each start a file, and two files opened in the same
-// second get the same name. So MonitoredTrainingSession's hooks never make writers
-// themselves: they call SummaryWriterCache::Get(dir), which makes the directory's writer the
-// first time and returns that same writer ever after, until Clear().
-//
-// Example:
-//   std::shared_ptr<FileWriter> writer = SummaryWriterCache::Get("/tmp/run");
-//   writer->AddSummary(summary, step);       // the same writer every hook in /tmp/run uses
-//   SummaryWriterCache::Clear();             // closes it; a later Get makes a new one
-//
-// Thread safety: Get and Clear may be called from any thread.
+// Example: SummaryWriterCache::Get("/tmp/run")->AddSummary(summary, step);
 //
 // TensorFlow: tf.compat.v1.summary.FileWriterCache, alias tf.train.SummaryWriterCache
-// (tensorflow/python/summary/writer/writer_cache.py). As TensorFlow's cache, which gives the
-// new writer the default graph, a new writer's first event is the graph event of the
-// caller's default graph (FileWriter::AddGraph), what TensorBoard's Graphs tab draws.
+// (tensorflow/python/summary/writer/writer_cache.py).
 #ifndef MTS_SRC_03_HOOKED_EVENTS_SUMMARY_WRITER_CACHE_H_
 #define MTS_SRC_03_HOOKED_EVENTS_SUMMARY_WRITER_CACHE_H_
 

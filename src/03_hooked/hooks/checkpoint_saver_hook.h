@@ -5,46 +5,17 @@
 //     CoordinatedSession
 //       HookedSession      <-- CheckpointSaverHook runs around every step (this file)
 //         Chief / Worker   the chief restores what this hook saved
-//           Session        the Saver reads the variables with an ordinary run
 //
-// What a job has not checkpointed, a crash loses; what it has, the chief's SessionManager
-// restores. So the hook saves at three moments (TensorFlow 1.15 behaviour):
-//   1. AfterCreateSession: at the step the session starts at (0 for a fresh model, the
-//      restored step after a restart or recovery), and the timer starts there.
-//   2. After a run, when SecondOrStepTimer says the interval has passed. The fetched step
-//      is stale (read before the run's increment), so the check has two stages: if the
-//      timer would trigger at stale + 1, read the real step with a raw run; save only if
-//      the timer triggers at *that* step (a run that did not train does not save twice).
-//   3. End: if the final step is not the one last saved.
-// With save_steps=2 from step 0 and five steps: model.ckpt-0, -2, -4, then -5 at End.
+// It saves in AfterCreateSession (after writing <checkpoint_dir>/graph.pbtxt and a graph
+// event, unless save_graph_def is false), after a run when its SecondOrStepTimer triggers
+// at the real step, and in End if the final step is not saved yet. A save: every
+// listener's BeforeSave; Saver::Save to "<dir>/<basename>-<step>" (the Saver given, else
+// the Scaffold's, else the graph's single one); a SessionLog CHECKPOINT event; every
+// listener's AfterSave, any of which may ask to stop training after the run. Begin locks
+// the directory (DirectoryLock) until End.
 //
-// Each save is: log "Saving checkpoints for <step> into <dir>/<basename>."; every listener's
-// BeforeSave; Saver::Save to "<dir>/<basename>-<step>" (which also rewrites the
-// `checkpoint` state file); a SessionLog CHECKPOINT event at the step, through the
-// SummaryWriterCache writer of checkpoint_dir (its checkpoint_path is the prefix without
-// the step, as TensorFlow writes it); every listener's AfterSave. A listener that returns
-// true from AfterSave stops training after the run that saved.
-//
-// The Saver is the one given, else the Scaffold's (looked up at the first save, after the
-// Scaffold is finalized), else the single Saver in the graph's `savers` collection.
-//
-// Beyond TensorFlow: Begin locks the checkpoint directory (DirectoryLock) until End, so a
-// second process saving into it (two chiefs on one directory) is refused with the first
-// one's pid; and the Saver never rotates away a file outside the directory or the newest
-// finite checkpoint (saver.h).
-//
-// The graph: before its first save, AfterCreateSession writes the graph the session runs as
-// <checkpoint_dir>/graph.pbtxt (a GraphDef in text format, replaced atomically, so a crash
-// never leaves half a file) and adds a graph event to the directory's writer, as TensorFlow
-// does there: every hook's Begin may still add ops, the graph is complete only once the
-// session exists. `save_graph_def = false` skips both.
-//
-// Difference from TensorFlow: TensorFlow also adds a meta graph event (with the SaverDef);
-// mts has no MetaGraphDef and writes none.
-//
-// Lifecycle: construct; Begin (writer, global-step read, listeners' Begin);
-// AfterCreateSession (save); BeforeRun / AfterRun per step; End (save if needed, listeners'
-// End).
+// Lifecycle: construct; Begin; AfterCreateSession (save); BeforeRun / AfterRun per step;
+// End (save if needed, listeners' End).
 //
 // Thread safety: one thread calls a hook.
 //
@@ -52,7 +23,6 @@
 //   CheckpointSaverHookOptions options;
 //   options.save_secs = 600;
 //   auto saver_hook = std::make_shared<CheckpointSaverHook>("/tmp/run", options);
-//   HookedSession session(std::move(raw), {saver_hook});
 //
 // TensorFlow: tf.train.CheckpointSaverHook
 // (tensorflow/python/training/basic_session_run_hooks.py).

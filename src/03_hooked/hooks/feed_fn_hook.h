@@ -1,24 +1,14 @@
 // feed_fn_hook.h: feeds every run with what a function returns.
 //
-//   RecoverableSession
-//     CoordinatedSession
-//       HookedSession      merges this hook's feeds with the caller's, refusing overlaps
-//         Chief / Worker
-//           Session        the fed tensors (placeholders, usually) take these values
+// Stage 03, a hook, the simplest input pipeline: before each run it calls the function and
+// hands the FeedDict it returns to HookedSession, which adds it to the run's feeds. The
+// caller's own feeds must not name the same tensors (RuntimeError, before the run).
 //
-// The simplest input pipeline: a function that returns the next batch as a FeedDict. Before
-// each run the hook calls it and hands its result to HookedSession, which adds it to the
-// run's feeds. The caller's own feeds must not name the same tensors: HookedSession raises
-// RuntimeError("Same tensor is fed by a SessionRunHook and user. ...") before running.
-//
-// Lifecycle: construct with the function; BeforeRun per step calls it once.
-//
-// Thread safety: one thread calls a hook, hence the function.
+// Lifecycle: construct with the function; BeforeRun per step calls it once. Thread safety:
+// one thread calls a hook, hence the function.
 //
 // Example:
-//   auto feeder = std::make_shared<FeedFnHook>([&] {
-//     return FeedDict{{x, batches.Next()}};
-//   });
+//   auto feeder = std::make_shared<FeedFnHook>([&] { return FeedDict{{x, batches.Next()}}; });
 //
 // TensorFlow: tf.train.FeedFnHook (tensorflow/python/training/basic_session_run_hooks.py).
 #ifndef MTS_SRC_03_HOOKED_HOOKS_FEED_FN_HOOK_H_

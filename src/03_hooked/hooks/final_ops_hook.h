@@ -1,29 +1,15 @@
 // final_ops_hook.h: runs some tensors once, when training ends cleanly, and keeps their
 // values.
 //
-//   RecoverableSession
-//     CoordinatedSession
-//       HookedSession
-//         Chief / Worker
-//           Session        End() runs the final ops here, on the raw session
+// Stage 03, a hook: End() runs `final_ops` (with an optional feed) on the raw session and
+// stores the result for final_ops_values(), read after the monitored session is closed. End()
+// runs only at a clean close, so a failed run leaves no values. A final op that pulls more
+// input fails with OutOfRangeError, which the hook lets through with a warning.
 //
-// An evaluation loop updates metrics on every batch and reads their values once, after the
-// last batch. This hook does the reading: in End() it runs `final_ops` (with an optional
-// feed) and stores the result, which the caller picks up from final_ops_values() after the
-// monitored session is closed. End() runs only at a clean close, so a failed run leaves no
-// values.
+// Lifecycle: construct with the ops; End (runs them); final_ops_values(). Thread safety:
+// one thread calls a hook.
 //
-// A final op must not pull more input: the input is exhausted by then, and the read would
-// raise OutOfRangeError. The hook logs a warning saying so and lets the error through.
-//
-// Lifecycle: construct with the ops; End (runs them); final_ops_values().
-//
-// Thread safety: one thread calls a hook.
-//
-// Example:
-//   auto final_ops = std::make_shared<FinalOpsHook>(std::vector<Output>{accuracy});
-//   ... run the monitored session to the end and close it ...
-//   float acc = (*final_ops->final_ops_values())[0].scalar<float>();
+// Example: auto final_ops = std::make_shared<FinalOpsHook>(std::vector<Output>{accuracy});
 //
 // TensorFlow: tf.train.FinalOpsHook (tensorflow/python/training/basic_session_run_hooks.py).
 #ifndef MTS_SRC_03_HOOKED_HOOKS_FINAL_OPS_HOOK_H_

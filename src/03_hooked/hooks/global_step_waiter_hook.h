@@ -1,29 +1,16 @@
 // global_step_waiter_hook.h: holds a worker back until the global step reaches a given step.
 //
-//   RecoverableSession
-//     CoordinatedSession
-//       HookedSession      calls this hook before the first run, which waits
-//         Chief / Worker   <-- typically a non-chief worker, started late on purpose
-//           Session        the shared global step, advanced by the other workers
+// Stage 03, a hook, typically on a non-chief worker started late on purpose: before the
+// first run it polls the global step with raw runs, 0.5 s apart on its Clock, until the
+// step is at least `wait_until_step`, logging when it starts and whenever the step has
+// moved more than 1000 since the last line. Later runs pass straight through.
 //
-// In asynchronous data-parallel training, workers that all start on a fresh model push it in
-// many directions at once. A common remedy is to start worker k only after the chief has
-// trained for a while (say k * 100 steps). This hook does that: before the worker's first
-// run it polls the global step with raw runs, sleeping 0.5 s between reads on its Clock,
-// until the step is at least `wait_until_step`. It logs once when it starts waiting and
-// again whenever the step has moved more than 1000 since the last line. Later runs pass
-// straight through.
+// Lifecycle: construct; Begin (arms the wait); the first BeforeRun waits. Thread safety:
+// one thread calls a hook; the wait blocks that thread.
 //
-// Lifecycle: construct with the step; Begin (finds the read tensor, arms the wait); the
-// first BeforeRun waits; every later call does nothing.
+// Example: hooks.push_back(std::make_shared<GlobalStepWaiterHook>(task_index * 100));
 //
-// Thread safety: one thread calls a hook; the wait blocks that thread.
-//
-// Example:
-//   hooks.push_back(std::make_shared<GlobalStepWaiterHook>(task_index * 100));
-//
-// TensorFlow: tf.train.GlobalStepWaiterHook
-// (tensorflow/python/training/basic_session_run_hooks.py).
+// TensorFlow: tf.train.GlobalStepWaiterHook (basic_session_run_hooks.py).
 #ifndef MTS_SRC_03_HOOKED_HOOKS_GLOBAL_STEP_WAITER_HOOK_H_
 #define MTS_SRC_03_HOOKED_HOOKS_GLOBAL_STEP_WAITER_HOOK_H_
 

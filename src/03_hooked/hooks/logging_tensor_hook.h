@@ -1,38 +1,14 @@
 // logging_tensor_hook.h: logs the values of chosen tensors every N local steps, every N
 // seconds, and/or once at the end.
 //
-//   RecoverableSession
-//     CoordinatedSession
-//       HookedSession      calls this hook around every run
-//         Chief / Worker
-//           Session        the tensors are fetched in the same run as the train op
+// Stage 03, a hook: on the runs its timer picks (the first always; it counts the hook's own
+// iterations, not the global step) it adds the tensors to the run's fetches and logs at
+// INFO `loss = 0.25, step = 100 (1.234 sec)`, or the line a formatter makes. With at_end,
+// End() fetches them with a raw run and logs them once more.
 //
-// On a step when the timer triggers, BeforeRun adds the tensors to the run's fetches, so
-// logging costs no extra pass over the graph; AfterRun logs one line at INFO:
+// Lifecycle: Begin; BeforeRun / AfterRun per step; End. One thread calls a hook.
 //
-//   loss = 0.25, step = 100 (1.234 sec)
-//
-// tags in order, each `tag = value` (the value printed as Tensor::ToString does, numpy
-// style), then the seconds since the previous line, left out on the first. A formatter, if
-// given, replaces the whole line.
-//
-// The timer counts this hook's *own* iterations (the runs it has seen since Begin), not the
-// global step, and the first iteration always logs. With at_end, End() also fetches the
-// tensors with a raw run and logs them once more.
-//
-// Lifecycle: construct with the tensors and a frequency; Begin (resets the count and the
-// timer); BeforeRun / AfterRun per step; End (the at_end line).
-//
-// Thread safety: one thread calls a hook.
-//
-// Example:
-//   LoggingTensorHookOptions options;
-//   options.every_n_iter = 100;
-//   auto hook = std::make_shared<LoggingTensorHook>(
-//       std::map<std::string, Output>{{"loss", loss}, {"step", step}}, options);
-//
-// TensorFlow: tf.train.LoggingTensorHook
-// (tensorflow/python/training/basic_session_run_hooks.py).
+// TensorFlow: tf.train.LoggingTensorHook (basic_session_run_hooks.py).
 #ifndef MTS_SRC_03_HOOKED_HOOKS_LOGGING_TENSOR_HOOK_H_
 #define MTS_SRC_03_HOOKED_HOOKS_LOGGING_TENSOR_HOOK_H_
 

@@ -1,30 +1,18 @@
 // nan_tensor_hook.h: watches the loss and ends training when it becomes NaN, by failing or
 // by stopping.
 //
-//   RecoverableSession     a NanLossDuringTrainingError is not a preemption: no recovery
-//     CoordinatedSession
-//       HookedSession      calls this hook around every run
-//         Chief / Worker
-//           Session        the loss is fetched in the same run as the train op
+// Stage 03, a hook: every run fetches the loss. If any element is NaN (infinities pass), it
+// either fails (the default: logs "Model diverged with loss = NaN." at ERROR and throws
+// NanLossDuringTrainingError, which is no preemption and no clean end) or stops (logs the
+// same as a WARNING and requests a stop, a clean end).
 //
-// Every run fetches the loss. If its value is NaN (any element, for a non-scalar loss), the
-// model has diverged and further steps only spread the NaN through the weights. Then the
-// hook either
-//   - fails (the default): logs "Model diverged with loss = NaN." at ERROR and throws
-//     NanLossDuringTrainingError, which is not a clean end, so hooks' End() is not called;
-//   - or stops: logs the same text as a WARNING and asks for a stop, a clean end.
-// Infinities are not NaN and pass.
+// Lifecycle: construct with the loss; BeforeRun / AfterRun per step. Thread safety: one
+// thread calls a hook.
 //
-// Lifecycle: construct with the loss; BeforeRun / AfterRun per step.
+// Example: auto nan_stop = std::make_shared<NanTensorHook>(loss, /*fail_on_nan_loss=*/false);
 //
-// Thread safety: one thread calls a hook.
-//
-// Example:
-//   auto nan_check = std::make_shared<NanTensorHook>(loss);              // fails on NaN
-//   auto nan_stop = std::make_shared<NanTensorHook>(loss, /*fail_on_nan_loss=*/false);
-//
-// TensorFlow: tf.train.NanTensorHook and tf.train.NanLossDuringTrainingError
-// (tensorflow/python/training/basic_session_run_hooks.py).
+// TensorFlow: tf.train.NanTensorHook, tf.train.NanLossDuringTrainingError
+// (basic_session_run_hooks.py).
 #ifndef MTS_SRC_03_HOOKED_HOOKS_NAN_TENSOR_HOOK_H_
 #define MTS_SRC_03_HOOKED_HOOKS_NAN_TENSOR_HOOK_H_
 

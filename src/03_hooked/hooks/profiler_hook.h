@@ -1,39 +1,15 @@
 // profiler_hook.h: every N steps or seconds, traces one run and saves its op timings as a
 // Chrome trace, timeline-<step>.json.
 //
-//   RecoverableSession
-//     CoordinatedSession
-//       HookedSession      <-- ProfilerHook asks, through BeforeRun, for a full trace
-//         Chief / Worker
-//           Session        times every op of a traced run into RunMetadata::step_stats
+// Stage 03, a hook: on the runs its SecondOrStepTimer picks (never the first), it asks for
+// RunOptions::TraceLevel::kFullTrace, then writes <output_dir>/timeline-<step>.json
+// (timeline.h) and a tagged_run_metadata event "step_<step>" through SummaryWriterCache's
+// writer of output_dir (empty: the working directory).
 //
-// Tracing costs time (a clock read around every op), so the hook traces only the runs its
-// SecondOrStepTimer picks. It never traces the first run: that one only arms the timer at
-// the fetched (stale) step. From then on it keeps `next_step`, the step the coming run will
-// end at; when the timer triggers for it, BeforeRun adds RunOptions::TraceLevel::kFullTrace
-// to the run, and AfterRun re-reads the exact step with a raw run and writes
-// <output_dir>/timeline-<step>.json (timeline.h), logging "Saving timeline for <step> into
-// '<path>'.". With save_steps=2 from step 0 the files are timeline-2, -4, -6 ...
+// Lifecycle: Begin; BeforeRun / AfterRun per step. One thread calls a hook.
 //
-// As TensorFlow's hook, it also adds the traced run's RunMetadata to the event file of
-// output_dir, through the SummaryWriterCache writer it takes in Begin: a tagged_run_metadata
-// event, tag "step_<step>", with no step of its own (TensorFlow passes none). TensorBoard's
-// Graphs tab offers each such tag as a run to colour the graph by compute time. An empty
-// output_dir means the working directory, whose writer is SummaryWriterCache::Get(".").
-//
-// Lifecycle: construct; Begin (gets the writer, finds the global step's read tensor, resets
-// next_step);
-// BeforeRun / AfterRun per step.
-//
-// Thread safety: one thread calls a hook.
-//
-// Example:
-//   ProfilerHookOptions options;
-//   options.save_steps = 100;
-//   options.output_dir = "/tmp/run";
-//   auto profiler = std::make_shared<ProfilerHook>(options);
-//   HookedSession session(std::move(raw), {profiler});   // then open timeline-100.json
-//                                                        // in ui.perfetto.dev
+// Example: options.save_steps = 100; options.output_dir = "/tmp/run";  // then open
+//          timeline-100.json in ui.perfetto.dev
 //
 // TensorFlow: tf.train.ProfilerHook (tensorflow/python/training/basic_session_run_hooks.py).
 #ifndef MTS_SRC_03_HOOKED_HOOKS_PROFILER_HOOK_H_

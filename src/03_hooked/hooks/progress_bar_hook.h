@@ -1,42 +1,16 @@
 // progress_bar_hook.h: shows how far training has come, how fast it goes and when it will
-// end: a live bar on a terminal, plain periodic lines elsewhere. Not in TensorFlow.
+// end: a live bar on a terminal, plain periodic lines elsewhere.
 //
-//   RecoverableSession
-//     CoordinatedSession
-//       HookedSession      calls this hook around every run
-//         Chief / Worker
-//           Session        the global step it reports is read here
-//
-// On a terminal the hook redraws one line in place (a carriage return, then the bar), at
-// most every kTerminalRefreshSecs:
-//
+// Stage 03, a hook. On a terminal it redraws one line at most every kTerminalRefreshSecs,
 //   [#############.................] 450/1000  45%  12.3 steps/s  ETA 0:00:44
+// elsewhere it writes a plain line every kPlainEverySecs; End() writes a last line. Progress
+// is the global step over last_step (or num_steps past the first session's step), the rate
+// steps over time since the session was created, on the hook's Clock.
 //
-// When the output is not a terminal (a log file, a CI console), carriage returns would make
-// a mess, so it writes a plain line every kPlainEverySecs instead:
+// Lifecycle: Begin; AfterCreateSession; BeforeRun / AfterRun per step; End. One thread calls
+// a hook, and nothing else writes to the stream meanwhile.
 //
-//   step 450/1000 (45%), 12.3 steps/s, ETA 0:00:44
-//
-// End() writes a last line with the real step and the total time, ending the terminal line.
-//
-// Progress is the global step over last_step; like StopAtStepHook, the hook is given either
-// last_step or num_steps (converted once, from the step of the first session). The rate is
-// the steps since the current session was created over the time since then, on the hook's
-// Clock. The step shown after a run is the stale read plus one: a display needs no exact
-// read, so the hook never adds a run of its own except in AfterCreateSession and End.
-//
-// Lifecycle: construct; Begin (finds the read tensor); AfterCreateSession (fixes last_step,
-// starts the rate); BeforeRun / AfterRun per step (maybe draws); End (last line).
-//
-// Thread safety: one thread calls a hook; nothing else may write to the stream meanwhile.
-//
-// Example:
-//   ProgressBarHookOptions options;
-//   options.last_step = 10000;
-//   hooks.push_back(std::make_shared<ProgressBarHook>(options));
-//
-// TensorFlow: none; its closest relatives are LoggingTensorHook and StepCounterHook
-// (tensorflow/python/training/basic_session_run_hooks.py).
+// TensorFlow: none; its closest relatives are LoggingTensorHook and StepCounterHook.
 #ifndef MTS_SRC_03_HOOKED_HOOKS_PROGRESS_BAR_HOOK_H_
 #define MTS_SRC_03_HOOKED_HOOKS_PROGRESS_BAR_HOOK_H_
 

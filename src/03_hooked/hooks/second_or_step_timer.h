@@ -1,35 +1,18 @@
 // second_or_step_timer.h: "every N seconds or every N steps", the one trigger rule the
 // periodic hooks share.
 //
-//   RecoverableSession
-//     CoordinatedSession
-//       HookedSession      the hooks it calls ask a timer whether this step is the one
-//         Chief / Worker   <-- SecondOrStepTimer: a helper of the hooks, not a layer
-//           Session
-//
-// A hook that acts periodically (logging tensors, saving checkpoints, counting steps per
-// second, drawing a progress bar) does not keep its own arithmetic. It owns a timer set to
-// *either* a number of seconds *or* a number of steps, asks ShouldTriggerForStep(step) after
-// each run, and when it acts, calls UpdateLastTriggeredStep(step), which also says how much
-// time and how many steps passed since the previous trigger (what a rate needs).
-//
-// The first question always answers yes, so a periodic hook acts on its first step; asking
-// again about the step that last triggered answers no, so a step is never acted on twice.
-//
-// Lifecycle: construct with one interval; ShouldTriggerForStep / UpdateLastTriggeredStep per
-// step; Reset() to forget the last trigger (a hook's Begin() does this).
+// Stage 03, a helper of the hooks, not a layer. A timer is set to *either* seconds *or*
+// steps. ShouldTriggerForStep(step) answers yes the first time, and never for the step that
+// last triggered; UpdateLastTriggeredStep(step) records a trigger and returns the seconds
+// and steps since the previous one; Reset() forgets the last trigger (a hook's Begin).
 //
 // Thread safety: none; a timer belongs to one hook, which one thread calls.
 //
 // Example:
 //   SecondOrStepTimer timer = SecondOrStepTimer::EverySteps(100);
-//   if (timer.ShouldTriggerForStep(step)) {
-//     SecondOrStepTimer::Elapsed elapsed = timer.UpdateLastTriggeredStep(step);
-//     if (elapsed.secs) MTS_LOG(INFO) << *elapsed.steps / *elapsed.secs << " steps/sec";
-//   }
+//   if (timer.ShouldTriggerForStep(step)) timer.UpdateLastTriggeredStep(step);
 //
-// TensorFlow: tf.train.SecondOrStepTimer
-// (tensorflow/python/training/basic_session_run_hooks.py).
+// TensorFlow: tf.train.SecondOrStepTimer (basic_session_run_hooks.py).
 #ifndef MTS_SRC_03_HOOKED_HOOKS_SECOND_OR_STEP_TIMER_H_
 #define MTS_SRC_03_HOOKED_HOOKS_SECOND_OR_STEP_TIMER_H_
 

@@ -1,34 +1,13 @@
 // step_counter_hook.h: measures training speed, global steps per second, and records it as
 // the summary "global_step/sec" and a log line.
 //
-//   RecoverableSession
-//     CoordinatedSession
-//       HookedSession      <-- StepCounterHook runs around every step (this file)
-//         Chief / Worker
-//           Session        the global step it counts lives here
-//   FileWriter             the rate goes to output_dir's event file, tag "global_step/sec"
+// Stage 03, a hook: when its SecondOrStepTimer triggers (asked at the real step when
+// stale + 1 is due) it divides the steps by the seconds since the previous trigger; the
+// first trigger only starts the measurement. Each rate goes to the event file as
+// "<global step op name>/sec" (the writer given, else SummaryWriterCache's for output_dir)
+// and to the log as "global_step/sec: <rate>". A step that does not move is warned about.
 //
-// Every N steps or seconds (a SecondOrStepTimer) the hook divides the steps that passed by
-// the seconds that passed since the previous trigger. The first trigger only starts the
-// measurement. Like CheckpointSaverHook it checks in two stages: the fetched step is stale
-// (read before the run's increment), so only when the timer would trigger at stale + 1 does
-// it read the real step with a raw run, and it measures at that step. Each rate goes
-//   - to the event file, as a scalar summary tagged "<global step op name>/sec" (normally
-//     "global_step/sec", what TensorBoard plots) at the real step, when there is a writer:
-//     the one given, else the SummaryWriterCache writer of output_dir;
-//   - to the log at INFO, as "global_step/sec: <rate>" (printf %g).
-// A run whose fetched step equals the previous run's warns that the step does not seem to
-// increase (the first five times only): a train op without the global step counts nothing.
-//
-// Lifecycle: construct; Begin (writer, read tensor, tag); BeforeRun / AfterRun per step.
-//
-// Thread safety: one thread calls a hook.
-//
-// Example:
-//   StepCounterHookOptions options;          // every_n_steps = 100 by default
-//   options.output_dir = "/tmp/run";
-//   auto counter = std::make_shared<StepCounterHook>(options);
-//   HookedSession session(std::move(raw), {counter});
+// Lifecycle: Begin; BeforeRun / AfterRun per step. One thread calls a hook.
 //
 // TensorFlow: tf.train.StepCounterHook (tensorflow/python/training/basic_session_run_hooks.py).
 #ifndef MTS_SRC_03_HOOKED_HOOKS_STEP_COUNTER_HOOK_H_

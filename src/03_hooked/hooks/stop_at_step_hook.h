@@ -1,31 +1,14 @@
 // stop_at_step_hook.h: ends training when the global step reaches a given step.
 //
-//   RecoverableSession     a recovery calls AfterCreateSession again; the target stays put
-//     CoordinatedSession
-//       HookedSession      calls this hook around every run; ShouldStop() once it asks
-//         Chief / Worker
-//           Session        the global step lives here; the hook reads it
+// Stage 03, a hook: HookedSession calls it around every run, and ShouldStop() is true once
+// it asks. The target is last_step, or num_steps past the step of the first session (fixed
+// once: a recovery keeps it). After a run it estimates the step as the fetched (stale) value
+// plus one, and confirms with a raw read before it asks to stop.
 //
-// The hook's target is a *global* step, so it works the same for one process or many and
-// across restarts. It can be given two ways, as in TensorFlow:
-//   - last_step: stop once the global step is at least this;
-//   - num_steps: stop after this many more steps than the step found when the first session
-//     is created (a run restored at step 900 with num_steps 100 stops at 1000). The
-//     conversion happens once: a recovery keeps the target it already has.
+// Lifecycle: construct; Begin; AfterCreateSession (fixes last_step); BeforeRun / AfterRun
+// per step. Thread safety: one thread calls a hook.
 //
-// Each run fetches the global step's read tensor, which holds the step from *before* the
-// run's increment. So the hook estimates the step after the run as that value plus one, and
-// only when the estimate reaches the target does it pay for an exact read (a raw run) to
-// confirm before asking to stop. Most steps cost no extra run.
-//
-// Lifecycle: construct; Begin (finds the read tensor); AfterCreateSession (fixes last_step);
-// BeforeRun / AfterRun per step, RequestStop() once the step reaches last_step.
-//
-// Thread safety: one thread calls a hook.
-//
-// Example:
-//   auto stop = StopAtStepHook::AtLastStep(10000);      // or ::ForNumSteps(500)
-//   HookedSession session(std::move(raw), {stop});
+// Example: auto stop = StopAtStepHook::AtLastStep(10000);   // or ::ForNumSteps(500)
 //
 // TensorFlow: tf.train.StopAtStepHook (tensorflow/python/training/basic_session_run_hooks.py).
 #ifndef MTS_SRC_03_HOOKED_HOOKS_STOP_AT_STEP_HOOK_H_

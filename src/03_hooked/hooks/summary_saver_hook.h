@@ -1,43 +1,13 @@
 // summary_saver_hook.h: every N steps or seconds, runs the summary op with the training step
 // and writes what it returns into the event file, at the global step.
 //
-//   RecoverableSession
-//     CoordinatedSession
-//       HookedSession      <-- SummarySaverHook adds the summary op to chosen runs (this file)
-//         Chief / Worker
-//           Session        runs the summary ops (summary_ops.h) beside the train op
-//   FileWriter             the serialized Summaries go to output_dir's event file
+// Stage 03, a hook: it adds the summary op to the runs it picks (the first, then whenever
+// its SecondOrStepTimer triggers for the step the run ends at) and writes the Summaries; after
+// the first run also SessionLog START. The summary ops are those given, else the Scaffold's
+// summary_op; the writer is the one given, else SummaryWriterCache's for output_dir.
 //
-// A summary costs a pass over the ops that feed it, so it is fetched only on the runs the
-// timer picks, and in the same run as the train op, never in a run of its own. The first
-// run is always one of them. The hook keeps `next_step`, the step the coming run should end
-// at, and asks the timer about it before the run (BeforeRun must decide what to fetch).
-// After a run that fetched the summary, and after the first run, it reads the real step
-// with a raw run; otherwise it trusts stale + 1. Then:
-//   1. after the first run only: SessionLog START at the step, which tells TensorBoard to
-//      drop events a restarted job had written past this step;
-//   2. when the summary was fetched: each returned Summary at the step;
-//   3. next_step = step + 1.
-// With save_steps=8 from step 0, summaries land at steps 1, 9, 17, 25. End flushes the
-// writer, so everything is on disk when training ends.
-//
-// The summary ops are those given, else the Scaffold's summary_op (read at each run, as it
-// is set when the Scaffold is finalized, after this hook is made). The writer is the one
-// given, else the SummaryWriterCache writer of output_dir. With neither, the hook writes
-// nothing (and, as in TensorFlow, keeps fetching the summary every run).
-//
-// Lifecycle: construct; Begin (writer, read tensor, next_step forgotten); BeforeRun /
-// AfterRun per step; End (flush).
-//
-// Thread safety: one thread calls a hook.
-//
-// Example:
-//   ScalarSummary("loss", loss);
-//   SummarySaverHookOptions options;
-//   options.save_steps = 100;
-//   options.output_dir = "/tmp/run";
-//   options.summary_op = {*MergeAllSummaries()};
-//   auto summaries = std::make_shared<SummarySaverHook>(options);
+// Lifecycle: Begin; BeforeRun / AfterRun per step; End (flushes the writer). One thread
+// calls a hook.
 //
 // TensorFlow: tf.train.SummarySaverHook (tensorflow/python/training/basic_session_run_hooks.py).
 #ifndef MTS_SRC_03_HOOKED_HOOKS_SUMMARY_SAVER_HOOK_H_

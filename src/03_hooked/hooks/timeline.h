@@ -1,34 +1,13 @@
 // timeline.h: turns the op timings of one traced run into a Chrome trace (JSON), the file
 // chrome://tracing and Perfetto (ui.perfetto.dev) open.
 //
-//   HookedSession      ProfilerHook asks for a full trace every N steps or seconds
-//     Timeline         <-- this file: RunMetadata.step_stats -> Chrome trace JSON
-//       Session        with RunOptions::TraceLevel::kFullTrace it times every op it runs
+// Stage 03, for ProfilerHook. The trace holds a process_name event for the one lane,
+// "/device:CPU:0 Compute"; a complete event ("ph": "X") per executed op, named after the op,
+// with its start and duration in microseconds and {"name", "op"} in its args; and, with
+// show_dataflow, a flow start and end per tensor passed between two ops. show_memory adds
+// nothing. A Timeline is immutable after construction.
 //
-// A run traced with kFullTrace fills RunMetadata::step_stats with one NodeExecStats per op
-// executed: its name, its start (microseconds since the epoch) and its duration. Timeline
-// writes them in the Trace Event Format: an object whose "traceEvents" array holds
-//   - one metadata event ("ph": "M", "name": "process_name") naming the process lane,
-//     "/device:CPU:0 Compute" (mts runs every op on one CPU thread, so there is one lane);
-//   - one complete event per executed op ("ph": "X"): "name" is the op's name, "cat" "Op",
-//     "ts" its start and "dur" its duration in microseconds, "pid" 0, "tid" 0, and "args"
-//     holding {"name": op name, "op": op type} (the type when the graph is known);
-//   - with show_dataflow, one flow arrow per tensor passed between two executed ops: a
-//     flow start ("ph": "s") inside the producer's slice and a flow end ("ph": "t") inside
-//     the consumer's, sharing an "id".
-//
-// Differences from TensorFlow's Timeline: TensorFlow names a slice after the op's *type*
-// and puts the node name in args; mts names it after the op (in a small graph the names
-// say more). show_memory is accepted and adds nothing: mts records no allocations.
-//
-// Example:
-//   RunOptions options;
-//   options.trace_level = RunOptions::TraceLevel::kFullTrace;
-//   RunMetadata metadata;
-//   session.Run({loss}, {}, {train_op}, options, &metadata);
-//   std::string json = Timeline(metadata, session.graph()).GenerateChromeTraceFormat();
-//
-// Thread safety: a Timeline is immutable after construction.
+// Example: std::string json = Timeline(metadata, graph).GenerateChromeTraceFormat();
 //
 // TensorFlow: tensorflow.python.client.timeline.Timeline (generate_chrome_trace_format).
 #ifndef MTS_SRC_03_HOOKED_HOOKS_TIMELINE_H_

@@ -1,25 +1,15 @@
 // fifo_queue.h: a first-in, first-out queue of tensors, built from graph ops.
 //
-//   RecoverableSession
-//     CoordinatedSession   starts the QueueRunner threads that fill queues, and stops them
-//       HookedSession
-//         Chief / Worker
-//           Session        <-- runs the queue ops; each session holds its own queue state
-//
-// A queue decouples producing input from consuming it. Producer threads run an enqueue op
-// in their own Session::Run calls, over and over; the training step runs a dequeue op. The
-// queue is bounded: an enqueue waits while it is full, a dequeue while it is empty, and the
-// two sides meet only through the queue, each at its own pace.
+//   CoordinatedSession   starts the QueueRunner threads that fill queues, and stops them
+//     ...
+//       Session          <-- runs the queue ops; each session holds its own queue state
 //
 // `FIFOQueue(...)` adds one op that declares the queue and returns a `Queue` handle whose
-// methods add the ops that use it. Those ops refer to the queue's per-session state (a
-// FIFOQueueResource, like a variable's value) and may block inside a Run.
-//
-// Lifecycle of a queue, in one session:
-//   1. Open: enqueues add elements (waiting for room), dequeues remove them (waiting for one).
-//   2. Closed (a `Close()` op ran): enqueues fail with CancelledError("FIFOQueue 'q' is
-//      closed."); dequeues drain what is left, then fail with OutOfRangeError, the "input
-//      is exhausted" signal the layers above treat as a clean end.
+// methods add the ops that use it; they act on the session's FIFOQueueResource and may
+// block inside a Run. In one session:
+//   1. Open: an enqueue waits for room, a dequeue for an element.
+//   2. Closed (a `Close()` op ran): enqueues fail with CancelledError; dequeues drain what
+//      is left, then fail with OutOfRangeError, the clean "input is exhausted".
 //   3. `Close(true)` also fails the enqueues that are waiting, at once (CancelledError).
 //   4. The session closes: every op still waiting fails with CancelledError naming the queue.
 //
@@ -27,17 +17,11 @@
 //
 // Example:
 //   Queue q = FIFOQueue(2, {DataType::kInt32}, {TensorShape{}}, "q");
-//   Operation* put = q.Enqueue({Constant(7)});
-//   Output got = q.Dequeue()[0];
-//   Session session;
-//   session.Run(put);
-//   session.Run(got);                         // 7
-//   session.Run(q.Close());
-//   session.Run(got);                         // OutOfRangeError
+//   session.Run(q.Enqueue({Constant(7)}));
+//   session.Run(q.Dequeue()[0]);              // 7
 //
 // TensorFlow: tf.FIFOQueue and tf.QueueBase (tensorflow/python/ops/data_flow_ops.py); the
-// ops are FIFOQueueV2, QueueEnqueueV2, QueueEnqueueManyV2, QueueDequeueV2,
-// QueueDequeueManyV2, QueueCloseV2 and QueueSizeV2, as there.
+// ops FIFOQueueV2, QueueEnqueue(Many)V2, QueueDequeue(Many)V2, QueueCloseV2, QueueSizeV2.
 #ifndef MTS_SRC_04_COORDINATED_QUEUE_FIFO_QUEUE_H_
 #define MTS_SRC_04_COORDINATED_QUEUE_FIFO_QUEUE_H_
 

@@ -1,36 +1,14 @@
 // fifo_queue_resource.h: one session's state of one FIFOQueue: the elements, the closed flag,
 // and the lines of blocked enqueuers and dequeuers.
 //
-//   RecoverableSession
-//     CoordinatedSession   QueueRunner threads block in here; Close() must wake them
-//       HookedSession
-//         Chief / Worker
-//           Session        <-- its ResourceMgr owns one FIFOQueueResource per FIFOQueue op
+// Stage 04: a Session's ResourceMgr owns one per FIFOQueue op; the queue ops' kernels
+// (fifo_queue.cc) call one method each. Enqueue attempts are served in arrival order, and
+// so are dequeue attempts; a DequeueMany at the head of the line takes elements as they come
+// (n may exceed the capacity); a Close without cancellation takes its place in the enqueue
+// line. A waiter is woken only when its condition holds; a close or the session closing
+// wakes them all. Every method may be called from any thread.
 //
-// The graph's FIFOQueue op only declares a queue (capacity, component dtypes and shapes);
-// the elements live here, per session, like a variable's value. The queue ops' kernels
-// (fifo_queue.cc) check their inputs and call one method each; every method that can block
-// does so on this object's mutex, so a kernel blocked in one Run is woken by a kernel of
-// another Run, by a close op, or by the session closing.
-//
-// Fairness, as in TensorFlow: enqueue attempts are served one at a time in arrival order,
-// and so are dequeue attempts. A DequeueMany at the head of the line takes elements as they
-// come (freeing room for producers, so n may exceed the capacity) and makes later dequeuers
-// wait. A Close without cancellation takes its place in the enqueue line: enqueues that
-// arrived before it still complete; only those after it fail.
-//
-// Waking: only the head of a line can go on, so one condition variable per line, notified
-// to all, would wake every producer when a dequeue frees one slot, to find that only one
-// of them may take it. Each waiting caller has a condition variable of its own instead, and
-// before a method lets go of the mutex (to wait, or to return), it wakes exactly the waiters
-// whose condition now holds. A close or the session closing makes every waiter's condition
-// hold, so it still wakes them all.
-//
-// Thread safety: every method may be called from any thread.
-//
-// TensorFlow: QueueBase and FIFOQueue (tensorflow/core/kernels/queue_base.h,
-// fifo_queue.h), whose lines of "attempts" run callbacks; here blocked threads wait on
-// condition variables instead.
+// TensorFlow: QueueBase and FIFOQueue (tensorflow/core/kernels/queue_base.h, fifo_queue.h).
 #ifndef MTS_SRC_04_COORDINATED_QUEUE_FIFO_QUEUE_RESOURCE_H_
 #define MTS_SRC_04_COORDINATED_QUEUE_FIFO_QUEUE_RESOURCE_H_
 

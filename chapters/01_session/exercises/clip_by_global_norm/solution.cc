@@ -1,5 +1,6 @@
-// solution.cc: the reference solution to the clip_by_global_norm exercise of chapter 01.
-// The student copy (tools/export_student_copy.sh) leaves this file out.
+// The clip_by_global_norm exercise of chapter 01 (learning.md): ClipByGlobalNorm(), so
+// that clip_by_global_norm_test passes. The part to write lies between the
+// `[mts:lab clip_by_global_norm]` markers; the comments outside them say what to decide.
 #include "chapters/01_session/exercises/clip_by_global_norm/clip_by_global_norm.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/learning/gradients.h"
@@ -10,6 +11,16 @@ namespace mts {
 
 ClippedTensors ClipByGlobalNorm(const std::vector<Output>& tensors, double clip_norm,
                                 const std::string& name) {
+  ClippedTensors result;
+  // [mts:exercise-todo]
+  // TODO(student): build the global norm and the clipped tensors from the ops of this stage
+  // (math_ops.h, nn_ops.h, AddN in gradients.h), in the tensors' graph, under a NameScope
+  // for `name`; a null tensor keeps its place. There is no Maximum and no IsFinite op:
+  // decide how to express max(norm, clip) without dividing by a zero norm, and what the
+  // clipped tensors become when the norm is inf or NaN. Would zeros (a skipped step) be
+  // better than NaN there? The header says what TensorFlow chose; the tests pin it.
+  // A constant must have the tensors' dtype: Tensor::Scalar(float or double value).
+  // [mts:lab clip_by_global_norm]
   std::vector<Output> present;
   for (const Output& t : tensors) {
     if (t.op() != nullptr) present.push_back(t);
@@ -27,7 +38,6 @@ ClippedTensors ClipByGlobalNorm(const std::vector<Output>& tensors, double clip_
   // The squared length of the one long vector is the sum of every tensor's squared length.
   std::vector<Output> squared_norms;
   for (const Output& t : present) squared_norms.push_back(ReduceSum(Square(t)));
-  ClippedTensors result;
   result.global_norm = Sqrt(AddN(squared_norms), "global_norm");
 
   // scale = clip / max(norm, clip), with max(norm, clip) = clip + relu(norm - clip). It is
@@ -41,6 +51,8 @@ ClippedTensors ClipByGlobalNorm(const std::vector<Output>& tensors, double clip_
   for (const Output& t : tensors) {
     result.clipped.push_back(t.op() == nullptr ? Output() : Mul(t, scale));
   }
+  // [mts:lab-end]
+  // [mts:exercise-todo-end]
   return result;
 }
 

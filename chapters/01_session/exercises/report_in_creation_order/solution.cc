@@ -1,11 +1,21 @@
-// Reference solution of the creation-order report exercise.
+// The creation-order report exercise of chapter 01: ReportUninitializedInCreationOrder(),
+// so that report_in_creation_order_test passes. The part to write lies between the
+// `[mts:lab report_in_creation_order]` markers; the comment outside them says what to
+// decide.
 #include <algorithm>
 
 #include "chapters/01_session/exercises/report_in_creation_order/report_in_creation_order.h"
 
 namespace mts {
 
+// [mts:exercise-todo]
 Output ReportUninitializedInCreationOrder(const std::vector<Variable>& variables) {
+  // TODO(student): the header states the contract. What in the graph records the order in
+  // which variables were created, and what makes two handles the same variable? Then decide
+  // how an empty list finds the variables it stands for, in which order, and what is left
+  // when no collection holds any. graph.h and operation.h have what you need; the op is
+  // made as ReportUninitializedVariables makes it (variables.h).
+  // [mts:lab report_in_creation_order]
   std::vector<Operation*> ops;
   for (const Variable& v : variables) ops.push_back(v.op());
   if (ops.empty()) {
@@ -30,6 +40,8 @@ Output ReportUninitializedInCreationOrder(const std::vector<Variable>& variables
   Graph& g = ops.empty() ? GetDefaultGraph() : *ops.front()->graph();
   return g.AddOperation("ReportUninitializedVariables", "report_uninitialized_variables", refs)
       ->output(0);
+  // [mts:lab-end]
 }
+// [mts:exercise-todo-end]
 
 }  // namespace mts

@@ -1,4 +1,6 @@
-// Reference solution of the checkpoint verifier exercise.
+// The checkpoint verifier exercise of chapter 02: VerifyCheckpoint(), so that
+// verify_checkpoint_test passes. The part to write lies between the
+// `[mts:lab verify_checkpoint]` markers; the comment outside them says what to decide.
 #include <algorithm>
 
 #include "chapters/02_chief_worker/exercises/verify_checkpoint/verify_checkpoint.h"
@@ -7,8 +9,18 @@
 
 namespace mts {
 
+// [mts:exercise-todo]
 CheckpointReport VerifyCheckpoint(FileSystem& fs, const std::string& path,
                                   const std::vector<ExpectedTensor>& expected) {
+  // TODO(student): CheckpointReader reader(fs, path) opens the file; reader.tensors() lists
+  // what its index holds (name, dtype, shape), reader.Read(name) reads one value, and
+  // reader.Has(name) and reader.Info(name) look one up. Listing the tensors is not checking
+  // them, and `expected` must be checked too. The header states the contract; the
+  // decisions are yours: which failures of the reader end the verification and which
+  // become one tensor's report (what is left to report on after each?), which exceptions
+  // you catch and which you let go (a bug is not damage), and what goes into the report of
+  // a tensor that is both damaged and of the wrong shape.
+  // [mts:lab verify_checkpoint]
   // The constructor checks the header and index; its DataLossError is ours to raise too.
   CheckpointReader reader(fs, path);
   CheckpointReport report;
@@ -44,6 +56,8 @@ CheckpointReport VerifyCheckpoint(FileSystem& fs, const std::string& path,
   }
   std::sort(report.missing.begin(), report.missing.end());
   return report;
+  // [mts:lab-end]
 }
+// [mts:exercise-todo-end]
 
 }  // namespace mts

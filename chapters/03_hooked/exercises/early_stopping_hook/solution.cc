@@ -1,5 +1,7 @@
-// solution.cc: the reference solution to the early_stopping_hook exercise of chapter 03.
-// The student copy (tools/export_student_copy.sh) leaves this file out.
+// The early_stopping_hook exercise of chapter 03: EarlyStoppingHook::BeforeRun() and
+// AfterRun(), so that early_stopping_hook_test passes (the constructor and Begin() are
+// given). The parts to write lie between the `[mts:lab early_stopping_hook]` markers; the
+// comment outside them says what to decide.
 #include <cmath>
 
 #include "chapters/03_hooked/exercises/early_stopping_hook/early_stopping_hook.h"
@@ -18,15 +20,23 @@ void EarlyStoppingHook::Begin() {
   steps_without_improvement_ = 0;
 }
 
+// [mts:exercise-todo]
+// TODO(student): the header states the contract. Decide where the loss comes from (a hook
+// may also run the session itself from AfterRun: why must it not?), how to read it whatever
+// its dtype, and how to write the comparison so that a NaN, first or later, never becomes
+// or beats the best. Ask for the stop through run_context.
 SessionRunArgs EarlyStoppingHook::BeforeRun(SessionRunContext& run_context) {
+  // [mts:lab early_stopping_hook]
   // In the training run itself: watching the loss costs no extra pass over the graph.
   SessionRunArgs args;
   args.fetches = {loss_};
   return args;
+  // [mts:lab-end]
 }
 
 void EarlyStoppingHook::AfterRun(SessionRunContext& run_context,
                                  const SessionRunValues& run_values) {
+  // [mts:lab early_stopping_hook]
   const Tensor& value = run_values.results[0];
   const double loss = value.dtype() == DataType::kFloat ? static_cast<double>(value.scalar<float>())
                                                         : value.scalar<double>();
@@ -38,6 +48,8 @@ void EarlyStoppingHook::AfterRun(SessionRunContext& run_context,
     return;
   }
   if (++steps_without_improvement_ >= patience_) run_context.RequestStop();
+  // [mts:lab-end]
 }
+// [mts:exercise-todo-end]
 
 }  // namespace mts

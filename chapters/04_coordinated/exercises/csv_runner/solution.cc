@@ -1,6 +1,6 @@
-// Reference solution of the CSV reader exercise.
-#include "chapters/04_coordinated/exercises/csv_runner/csv_runner.h"
-
+// The CSV reader exercise of chapter 04: MakeCsvReader()'s thread body, so that
+// csv_runner_test passes. The parts to write lie between the `[mts:lab csv_runner]`
+// markers (the helpers, and the body); the comment outside them says what to decide.
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
@@ -8,9 +8,13 @@
 #include <sstream>
 #include <utility>
 
+#include "chapters/04_coordinated/exercises/csv_runner/csv_runner.h"
 #include "src/platform/errors.h"
 
 namespace mts {
+
+// [mts:exercise-todo]
+// [mts:lab csv_runner]
 namespace {
 
 std::vector<std::string> Split(const std::string& line, char separator) {
@@ -84,11 +88,19 @@ void ReadRows(const std::string& path, const CsvEnqueueOps& ops, SessionInterfac
 }
 
 }  // namespace
+// [mts:lab-end]
 
-std::function<void()> MakeCsvReader(std::string path, CsvEnqueueOps ops,
-                                    SessionInterface* session, Coordinator* coord,
-                                    FileSystem* fs) {
+std::function<void()> MakeCsvReader(std::string path, CsvEnqueueOps ops, SessionInterface* session,
+                                    Coordinator* coord, FileSystem* fs) {
   return [path = std::move(path), ops = std::move(ops), session, coord, fs] {
+    // TODO(student): the contract is in the header (csv_runner.h): rows in order, one Run of
+    // ops.enqueue per row fed through ops.columns, every error to the coordinator with
+    // "<path>:<line>: ", and the queue closed however the reading ends. Decide what a row
+    // is (a blank line? a trailing comma?), what "parses as int32" excludes (overflow,
+    // "12abc", an empty field), when to look at coord->ShouldStop(), and the order of
+    // "record the error" and "close the queue", so that a consumer woken by the close
+    // already finds the error. Which errors of the close itself may you ignore, and why?
+    // [mts:lab csv_runner]
     // The error, if any, is recorded before the queue closes: a consumer woken by the close
     // already finds the stop (and the error) in the coordinator.
     coord->StopOnException([&] { ReadRows(path, ops, session, coord, fs); });
@@ -98,7 +110,9 @@ std::function<void()> MakeCsvReader(std::string path, CsvEnqueueOps ops,
       // Ignored on purpose: the queue may be closed already (CancelledError after a cancel
       // at a stop), or the session too (RuntimeError); a closed queue is all we wanted.
     }
+    // [mts:lab-end]
   };
 }
+// [mts:exercise-todo-end]
 
 }  // namespace mts

@@ -1,6 +1,6 @@
-// Reference solution of the stop-on-signal exercise.
-#include "chapters/04_coordinated/exercises/sigint_stop/sigint_stop.h"
-
+// The stop-on-signal exercise of chapter 04: InstallStopOnSignal() and the guard's state,
+// so that sigint_stop_test passes. The parts to write lie between the
+// `[mts:lab sigint_stop]` markers; the comments outside them say what to decide.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -12,9 +12,22 @@
 #include <thread>
 #include <utility>
 
+#include "chapters/04_coordinated/exercises/sigint_stop/sigint_stop.h"
 #include "src/platform/errors.h"
 
 namespace mts {
+
+// [mts:exercise-todo]
+// TODO(student): the contract is in the header: while the guard lives, each arrival of the
+// signal makes a watcher thread call coord.RequestStop(); a handler may only do what is
+// async-signal-safe (see `man 7 signal-safety`: no locks, no allocation), so it hands the
+// news to the watcher through a pipe. The decisions are yours. What may the handler reach,
+// given that it cannot be told which guard it serves? What must it preserve for the code
+// it interrupted? What happens when the pipe is full, and is anything lost then? How does
+// the watcher learn that it must end? In which order must the destructor undo things so
+// that no handler can write into a closed (or reused) descriptor, and what does a failure
+// half-way through the installation leave behind?
+// [mts:lab sigint_stop]
 namespace {
 
 // The only state a handler may touch must be reachable without locks: one lock-free atomic
@@ -23,7 +36,6 @@ namespace {
 static_assert(std::atomic<int>::is_always_lock_free, "the handler needs lock-free atomics");
 std::atomic<int> g_write_fd_plus_one[NSIG];
 
-// [mts:signal-handler]
 void WriteByteToPipe(int signum) {
   const int saved_errno = errno;  // The interrupted code may be about to read errno.
   const int fd = g_write_fd_plus_one[signum].load() - 1;
@@ -36,15 +48,17 @@ void WriteByteToPipe(int signum) {
   }
   errno = saved_errno;
 }
-// [mts:signal-handler-end]
 
 [[noreturn]] void ThrowSystemError(const std::string& what) {
   throw RuntimeError("InstallStopOnSignal: " + what + ": " + std::strerror(errno));
 }
 
 }  // namespace
+// [mts:lab-end]
 
 struct StopOnSignal::State {
+  // TODO(student): what the guard owns; its destructor undoes it all.
+  // [mts:lab sigint_stop]
   int signum = 0;
   bool claimed = false;    // This guard owns g_write_fd_plus_one[signum].
   bool installed = false;  // old_action must be put back.
@@ -65,15 +79,17 @@ struct StopOnSignal::State {
     if (watcher.joinable()) watcher.join();
     if (read_fd >= 0) close(read_fd);
   }
+  // [mts:lab-end]
 };
 
-// [mts:signal-watcher]
 StopOnSignal InstallStopOnSignal(Coordinator& coord, int signum) {
+  // TODO(student): see above.
+  // [mts:lab sigint_stop]
   if (signum <= 0 || signum >= NSIG || signum == SIGKILL || signum == SIGSTOP) {
-    throw ValueError("InstallStopOnSignal: signal " + std::to_string(signum) +
-                     " cannot be caught");
+    throw ValueError("InstallStopOnSignal: signal " + std::to_string(signum) + " cannot be caught");
   }
-  auto state = std::make_unique<StopOnSignal::State>();  // From here on, a throw undoes what was done.
+  auto state =
+      std::make_unique<StopOnSignal::State>();  // From here on, a throw undoes what was done.
   state->signum = signum;
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) ThrowSystemError("pipe2");
@@ -105,8 +121,7 @@ StopOnSignal InstallStopOnSignal(Coordinator& coord, int signum) {
       }
     });
   } catch (const std::system_error& e) {
-    throw RuntimeError(std::string("InstallStopOnSignal: cannot start the watcher: ") +
-                       e.what());
+    throw RuntimeError(std::string("InstallStopOnSignal: cannot start the watcher: ") + e.what());
   }
 
   struct sigaction action {};
@@ -116,8 +131,9 @@ StopOnSignal InstallStopOnSignal(Coordinator& coord, int signum) {
   if (sigaction(signum, &action, &state->old_action) != 0) ThrowSystemError("sigaction");
   state->installed = true;
   return StopOnSignal(std::move(state));
+  // [mts:lab-end]
 }
-// [mts:signal-watcher-end]
+// [mts:exercise-todo-end]
 
 StopOnSignal::StopOnSignal() = default;
 StopOnSignal::StopOnSignal(std::unique_ptr<State> state) : state_(std::move(state)) {}

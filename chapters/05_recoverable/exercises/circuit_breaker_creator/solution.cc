@@ -1,4 +1,7 @@
-// Reference solution for the circuit breaker exercise.
+// The circuit breaker exercise of chapter 05: CircuitBreakerCreator::CreateSession() and
+// open(), so that circuit_breaker_creator_test passes (the constructor is given). The parts
+// to write lie between the `[mts:lab circuit_breaker_creator]` markers; the comments
+// outside them say what to decide.
 #include "chapters/05_recoverable/exercises/circuit_breaker_creator/circuit_breaker_creator.h"
 #include "src/platform/errors.h"
 
@@ -11,7 +14,15 @@ CircuitBreakerCreator::CircuitBreakerCreator(std::shared_ptr<SessionCreator> cre
       window_secs_(window_secs),
       clock_(clock != nullptr ? clock : RealClock()) {}
 
+// [mts:exercise-todo]
 std::unique_ptr<SessionInterface> CircuitBreakerCreator::CreateSession() {
+  // TODO(student): the contract is in the header. The decisions are yours: which failures
+  // of the creator count towards opening (what would the recoverable layer above do with
+  // "circuit open" after a failure that was not the cluster's fault?), and what the first
+  // attempt after an open window is allowed to cost if the cluster is still down. Keep
+  // the state in failures_, open_until_ and half_open_, on clock_ (never the real clock).
+  // The session itself comes from creator_->CreateSession().
+  // [mts:lab circuit_breaker_creator]
   if (open()) throw UnavailableError("circuit open");
   try {
     std::unique_ptr<SessionInterface> session = creator_->CreateSession();
@@ -34,8 +45,15 @@ std::unique_ptr<SessionInterface> CircuitBreakerCreator::CreateSession() {
     }
     throw;
   }
+  // [mts:lab-end]
 }
 
-bool CircuitBreakerCreator::open() const { return clock_->NowSeconds() < open_until_; }
+bool CircuitBreakerCreator::open() const {
+  // TODO(student): whether a CreateSession now would be refused.
+  // [mts:lab circuit_breaker_creator]
+  return clock_->NowSeconds() < open_until_;
+  // [mts:lab-end]
+}
+// [mts:exercise-todo-end]
 
 }  // namespace mts

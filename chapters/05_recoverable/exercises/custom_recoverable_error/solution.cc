@@ -1,4 +1,8 @@
-// Reference solution for the custom recoverable error exercise.
+// The custom recoverable error exercise of chapter 05: ErrorTranslatingSession's Run(),
+// Close() and InnerShouldStop() and ErrorTranslatingCreator::CreateSession(), so that
+// custom_recoverable_error_test passes (the constructors are given). The parts to write lie
+// between the `[mts:lab custom_recoverable_error]` markers; the comment outside them says
+// what to decide.
 #include "chapters/05_recoverable/exercises/custom_recoverable_error/custom_recoverable_error.h"
 
 namespace mts {
@@ -21,6 +25,15 @@ CustomRecoverableSession::CustomRecoverableSession(std::shared_ptr<SessionCreato
           std::make_shared<ErrorTranslatingCreator>(creator, also_recover, max_in_a_row), options) {
 }
 
+// [mts:exercise-todo]
+// TODO(student): the contract is in the header. Translate errors of code_ into AbortedError
+// in every path by which an error reaches the recoverable layer (which ones are there?), so
+// that it recovers from them as from a preemption. Decide how the budget is spent and
+// given back: which events count as "in a row", which one proves that the failures were
+// transient, and why Close is treated differently. Rethrow what you do not translate as
+// it is, not as a copy. The session below is reached through WrappedSession (Run, Close,
+// InnerShouldStop), the creator below through creator_->CreateSession().
+// [mts:lab custom_recoverable_error]
 namespace {
 
 // Rethrows `e` as AbortedError if it has `code` and `budget` allows, else as it is. A
@@ -36,12 +49,14 @@ namespace {
 }
 
 }  // namespace
+// [mts:lab-end]
 
 std::vector<Tensor> ErrorTranslatingSession::Run(const std::vector<Output>& fetches,
                                                  const FeedDict& feeds,
                                                  const std::vector<Operation*>& targets,
                                                  const RunOptions& options,
                                                  RunMetadata* run_metadata) {
+  // [mts:lab custom_recoverable_error]
   try {
     std::vector<Tensor> results =
         WrappedSession::Run(fetches, feeds, targets, options, run_metadata);
@@ -50,9 +65,11 @@ std::vector<Tensor> ErrorTranslatingSession::Run(const std::vector<Output>& fetc
   } catch (const OpError& e) {
     Translate(e, code_, budget_.get());
   }
+  // [mts:lab-end]
 }
 
 void ErrorTranslatingSession::Close() {
+  // [mts:lab custom_recoverable_error]
   try {
     WrappedSession::Close();
   } catch (const OpError& e) {
@@ -60,17 +77,21 @@ void ErrorTranslatingSession::Close() {
     // closes, so translate always, and spend nothing.
     Translate(e, code_, nullptr);
   }
+  // [mts:lab-end]
 }
 
 bool ErrorTranslatingSession::InnerShouldStop() {
+  // [mts:lab custom_recoverable_error]
   try {
     return WrappedSession::InnerShouldStop();
   } catch (const OpError& e) {
     Translate(e, code_, budget_.get());
   }
+  // [mts:lab-end]
 }
 
 std::unique_ptr<SessionInterface> ErrorTranslatingCreator::CreateSession() {
+  // [mts:lab custom_recoverable_error]
   try {
     // A creation that succeeds is no progress yet: a model that times out on every run
     // would be created again and again. Only a run restores the budget.
@@ -78,6 +99,8 @@ std::unique_ptr<SessionInterface> ErrorTranslatingCreator::CreateSession() {
   } catch (const OpError& e) {
     Translate(e, code_, budget_.get());
   }
+  // [mts:lab-end]
 }
+// [mts:exercise-todo-end]
 
 }  // namespace mts

@@ -1,4 +1,6 @@
-// Reference solution for the WarmStartScaffold exercise.
+// The WarmStartScaffold exercise of chapter 06: WarmStartScaffold(), so that
+// warm_start_scaffold_test passes. The part to write lies between the
+// `[mts:lab warm_start_scaffold]` markers; the comment outside them says what to decide.
 #include <utility>
 
 #include "chapters/06_monitored/exercises/warm_start_scaffold/warm_start_scaffold.h"
@@ -7,9 +9,17 @@
 
 namespace mts {
 
+// [mts:exercise-todo]
 std::shared_ptr<Scaffold> WarmStartScaffold(const std::string& checkpoint_path,
                                             std::vector<Variable> restore,
                                             ScaffoldOptions options) {
+  // TODO(student): the contract is in the header. The restore needs a Saver over the chosen
+  // variables, and a Saver adds ops to the graph: when can it be made? Decide what an
+  // empty `restore` covers (what else does the old checkpoint hold, and what would the new
+  // model inherit from it?), and how your init_fn and the caller's options.init_fn share
+  // the one slot a Scaffold has, in which order, and why. The result is
+  // std::make_shared<Scaffold>(std::move(options)), with your options.
+  // [mts:lab warm_start_scaffold]
   // Not the Saver's "every global variable": that would bring the old global step (the new
   // model would start at the old one's step) and any optimizer slots along.
   if (restore.empty()) restore = TrainableVariables();
@@ -30,6 +40,8 @@ std::shared_ptr<Scaffold> WarmStartScaffold(const std::string& checkpoint_path,
     if (user_init_fn) user_init_fn(scaffold, session);
   };
   return std::make_shared<Scaffold>(std::move(options));
+  // [mts:lab-end]
 }
+// [mts:exercise-todo-end]
 
 }  // namespace mts

@@ -1,4 +1,6 @@
-// Reference solution of the greedy placement exercise.
+// The greedy placement exercise of chapter 07: PlaceGreedily(), so that
+// greedy_placement_test passes. The part to write lies between the
+// `[mts:lab greedy_placement]` markers; the comment outside them says what to decide.
 #include <string>
 #include <vector>
 
@@ -9,7 +11,17 @@
 
 namespace mts {
 
+// [mts:exercise-todo]
 std::map<std::string, int> PlaceGreedily(Graph& graph, int ps_tasks) {
+  // TODO(student): the contract is in the header. A variable's bytes are
+  // shape().num_elements() * DataTypeSize(dtype()); GlobalVariables(&graph) lists the
+  // variables, PsPlacement(graph) is what is placed already, and
+  // graph.AddToCollection(kPsPlacementCollection, VariablePlacement{...}) places one more.
+  // Decide what keeps every worker's answer the same, what the variables placed before you
+  // mean for the loads, and what to do with one placed on a task that this cluster does
+  // not have. Dealing the variables round-robin, as ReplicaDeviceSetter does, ignores
+  // their sizes.
+  // [mts:lab greedy_placement]
   if (ps_tasks < 1) throw ValueError("PlaceGreedily needs at least one ps task");
   const std::map<std::string, int> placed = PsPlacement(graph);
   std::vector<int64_t> load(static_cast<size_t>(ps_tasks), 0);
@@ -39,6 +51,8 @@ std::map<std::string, int> PlaceGreedily(Graph& graph, int ps_tasks) {
     graph.AddToCollection(kPsPlacementCollection, VariablePlacement{v.name(), best});
   }
   return PsPlacement(graph);
+  // [mts:lab-end]
 }
+// [mts:exercise-todo-end]
 
 }  // namespace mts

@@ -1,4 +1,6 @@
-// Reference solution of the wait-for-ps exercise.
+// The wait-for-ps exercise of chapter 07: WaitForPs(), so that wait_for_ps_test passes.
+// The part to write lies between the `[mts:lab wait_for_ps]` markers; the comment outside
+// them says what to decide.
 #include <algorithm>
 #include <cstdint>
 
@@ -8,8 +10,16 @@
 
 namespace mts {
 
+// [mts:exercise-todo]
 uint64_t WaitForPs(const std::string& address, double timeout_secs, double poll_secs, Clock* clock,
                    std::optional<uint64_t> restarted_from) {
+  // TODO(student): the contract is in the header. Asking once is
+  // PsClient("/job:ps/task:0", address, poll_secs).GetIncarnation(). Which errors mean "not
+  // yet", and which must reach the caller? When is an answer not yet the server you were
+  // asked to wait for? Where does the time between attempts come from in a test, and how
+  // do you keep the promise that the error comes at the limit (not a poll late), after a
+  // last attempt at it?
+  // [mts:lab wait_for_ps]
   if (clock == nullptr) clock = RealClock();
   const int64_t poll_micros = static_cast<int64_t>(poll_secs * 1e6);
   const int64_t deadline = clock->NowMicros() + static_cast<int64_t>(timeout_secs * 1e6);
@@ -37,6 +47,8 @@ uint64_t WaitForPs(const std::string& address, double timeout_secs, double poll_
                                 ", the one it should have restarted from, after " + within);
   }
   throw DeadlineExceededError("No parameter server answered at " + address + " within " + within);
+  // [mts:lab-end]
 }
+// [mts:exercise-todo-end]
 
 }  // namespace mts
