@@ -181,7 +181,9 @@ class LabAwareLiteralInclude(LiteralInclude):
             return super().run()
         with open(path, encoding="utf-8") as f:
             text = f.read()
-        if "[mts:lab " not in text:
+        # An exercise's regions (its starter.cc, derived from its solution) are not a lab's:
+        # the book only ever quotes the starter, which is already what the student sees.
+        if "[mts:lab " not in text or "/exercises/" in rel_path:
             return super().run()
         try:
             return self._run_over_labs(text, rel_path, path)

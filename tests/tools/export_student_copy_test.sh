@@ -33,6 +33,14 @@ mkdir -p "$repo/tools/labs" "$repo/src/03_hooked" "$repo/chapters/03_hooked/exer
 cp tools/export_student_copy.sh "$repo/tools/"
 cp tools/labs/make_starter.py tools/labs/labs.py tools/labs/labs.bzl "$repo/tools/labs/"
 cp .bazelignore "$repo/"
+# A stand-in for the step that ships the book's outputs (it builds them with Bazel in the
+# reference tree: //docs:student_edition_test and .ci/run check the real one).
+cat > "$repo/tools/labs/ship_book_outputs.py" <<'PY'
+import os, sys
+os.makedirs(os.path.join(sys.argv[1], "docs"), exist_ok=True)
+with open(os.path.join(sys.argv[1], "docs", "STUDENT_EDITION"), "w") as f:
+    f.write((sys.argv[2] if len(sys.argv) > 2 else "") + "\n")
+PY
 printf '/student/\n' > "$repo/.gitignore"
 touch "$repo/WORKSPACE" "$repo/.bazelrc"
 cat > "$repo/src/03_hooked/hooked.cc" <<'CC'
@@ -52,8 +60,13 @@ void HookedSession::Run() {
 
 }  // namespace mts
 CC
-printf 'void Ex() { /* TODO */ }\n' > "$repo/chapters/03_hooked/exercises/ex/starter.cc"
-printf 'void Ex() { ExerciseSecret(); }\n' > "$repo/chapters/03_hooked/exercises/ex/solution.cc"
+cat > "$repo/chapters/03_hooked/exercises/ex/solution.cc" <<'CC'
+void Ex() {
+  // [mts:lab ex]
+  ExerciseSecret();
+  // [mts:lab-end]
+}
+CC
 printf 'mts_exercise(name = "ex")\n' > "$repo/chapters/03_hooked/exercises/ex/BUILD"
 git -C "$repo" init -q
 git -C "$repo" add -A
