@@ -164,6 +164,12 @@ class FileSystem {
   /// The size of the file at `path` in bytes. \throws NotFoundError naming it if missing.
   virtual uint64_t FileSize(const std::string& path) = 0;
 
+  /// Cuts the file at `path` back to its first `size` bytes: a writer whose write failed
+  /// part-way (a full disk) removes the torn tail and goes on after its last whole record.
+  /// \pre `size` is at most the file's size. \throws NotFoundError naming the file if it
+  ///   is missing; another OpError if it cannot be cut (the file is then unchanged).
+  virtual void TruncateFile(const std::string& path, uint64_t size) = 0;
+
   /// The paths matching the glob(3) `pattern` ("/tmp/run/model.ckpt-*.index"), sorted;
   /// empty when nothing matches (also when the directory is missing or unreadable).
   virtual std::vector<std::string> GetMatchingPaths(const std::string& pattern) = 0;

@@ -186,6 +186,16 @@ TEST_F(FileSystemTest, AppendableFileWritesAfterExistingContents) {
   EXPECT_TRUE(fs_->Exists(Path("new")));
 }
 
+// TruncateFile cuts a file back to a length (a torn last record removed); a missing file
+// is NotFoundError naming it.
+TEST_F(FileSystemTest, TruncateFileCutsBackToTheLengthGiven) {
+  fs_->WriteFileAtomically(Path("events"), "whole;torn");
+  fs_->TruncateFile(Path("events"), 6);
+  EXPECT_EQ(fs_->ReadFile(Path("events")), "whole;");
+  EXPECT_THAT([&] { fs_->TruncateFile(Path("gone"), 0); },
+              ThrowsMessage<NotFoundError>(HasSubstr(Path("gone"))));
+}
+
 // After Close, writing is an error; closing again is not.
 TEST_F(FileSystemTest, WritableFileAfterCloseThrowsFailedPrecondition) {
   std::unique_ptr<WritableFile> file = fs_->NewWritableFile(Path("events"));
