@@ -459,6 +459,34 @@ void AppendThrowingHookRows(std::vector<BadInput>& rows) {
       }));
 }
 
+// A Summary holding one scalar value.
+tensorflow::Summary ScalarSummary(const std::string& tag, float value) {
+  tensorflow::Summary summary;
+  tensorflow::Summary::Value* v = summary.add_value();
+  v->set_tag(tag);
+  v->set_simple_value(value);
+  return summary;
+}
+
+// "" if the event files of `dir` are `files` in number and hold the scalar steps `first` to
+// `last`, each once, in order; else what is wrong.
+std::string StepsInEventFiles(const std::string& dir, int64_t first, int64_t last, size_t files) {
+  if (ListEventFiles(dir).size() != files) {
+    return std::to_string(ListEventFiles(dir).size()) + " event files in " + dir;
+  }
+  std::vector<int64_t> steps;
+  for (const ScalarValue& value : ScalarSummaries(ReadEventDirectory(dir))) {
+    steps.push_back(value.step);
+  }
+  for (int64_t step = first; step <= last; ++step) {
+    if (steps.size() != static_cast<size_t>(last - first + 1) || steps[step - first] != step) {
+      return "the event files do not hold steps " + std::to_string(first) + " to " +
+             std::to_string(last) + " once each";
+    }
+  }
+  return "";
+}
+
 // 03: event files damaged, missing or contended, and a summary directory that is a file.
 void AppendEventFileRows(std::vector<BadInput>& rows) {
   rows.push_back(Row("03", "a truncated event file", "OutOfRangeError",
@@ -497,6 +525,48 @@ void AppendEventFileRows(std::vector<BadInput>& rows) {
                          throw InternalError("both writers write " + first.filename());
                        }
                      }));
+  // Issue 32, item 4: the writer appended to the deleted file, and every later event was lost.
+  rows.push_back(Row(
+      "03", "the event file deleted mid-run (rm DIR/events.out.tfevents.*)", "none",
+      "has disappeared",
+      [] {
+        FakeClock clock;
+        FileWriterOptions on_clock;
+        on_clock.clock = &clock;
+        FileWriter writer(FreshDir("events_deleted"), on_clock);
+        writer.AddSummary(ScalarSummary("loss", 1.0f), 1);
+        writer.Flush();
+        DefaultFileSystem()->DeleteFile(writer.filename());
+        for (int step = 2; step <= 5; ++step) {
+          writer.AddSummary(ScalarSummary("loss", static_cast<float>(step)), step);
+          writer.Flush();
+        }
+      },
+      [] { return StepsInEventFiles(FreshDir("events_deleted"), 2, 5, 1); }));
+  // Issue 32, item 11: a new, empty event file at every failed flush (485 in 8 s).
+  rows.push_back(Row(
+      "03", "the disk under the event file full for 20 flushes, then freed", "none",
+      "are kept and written again",
+      [] {
+        FailingWritesFileSystem disk("tfevents", ENOSPC);
+        disk.set_failing(false);
+        FakeClock clock;
+        FileWriterOptions on_disk;
+        on_disk.clock = &clock;
+        on_disk.fs = &disk;
+        FileWriter writer(FreshDir("events_full_disk"), on_disk);
+        writer.AddSummary(ScalarSummary("loss", 1.0f), 1);
+        writer.Flush();
+        disk.set_failing(true);
+        for (int step = 2; step <= 21; ++step) {
+          writer.AddSummary(ScalarSummary("loss", static_cast<float>(step)), step);
+          writer.Flush();
+        }
+        disk.set_failing(false);
+        writer.AddSummary(ScalarSummary("loss", 22.0f), 22);
+        writer.Close();
+      },
+      [] { return StepsInEventFiles(FreshDir("events_full_disk"), 1, 22, 1); }));
   rows.push_back(Row("03", "a summary directory whose path is a file", "FailedPreconditionError",
                      "choose another path", [] {
                        const std::string dir = FreshDir("logdir_is_file");

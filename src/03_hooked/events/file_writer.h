@@ -4,8 +4,9 @@
 //   HookedSession       SummarySaverHook, StepCounterHook, CheckpointSaverHook, ProfilerHook
 //                       call Add*
 //     FileWriter        <-- this file: queues Events; its flush thread writes them
-//       RecordWriter    frames each serialized Event as a TFRecord (record_writer.h)
-//         WritableFile  the platform seam (src/platform/file_system.h)
+//       EventFile       the file on disk: its name, first record, repair (event_file.h)
+//         RecordWriter  frames each serialized Event as a TFRecord (record_writer.h)
+//           WritableFile  the platform seam (src/platform/file_system.h)
 //
 // A training loop must not wait for the disk every time a hook records a loss, so adding an
 // event only serializes it onto an in-memory queue. A thread of the writer's own takes the
@@ -15,25 +16,26 @@
 //   - someone calls Flush() (which waits for it) or Close().
 // An idle writer touches nothing.
 //
-// The file is <logdir>/events.out.tfevents.<10-digit unix seconds>.<hostname><suffix>. As in
-// TensorFlow it is made when the first event is added (the add wakes the thread, which makes
-// it at once, named for the second of that add), or at construction when a suffix is given.
-// Its first record is Event{wall_time: those seconds, file_version: "brain.Event:2"}, synced
-// at once, which is how TensorBoard recognises the format; the added event itself waits
-// in the queue like any other. SummaryWriterCache (summary_writer_cache.h) is how a process
-// keeps to one writer per directory.
+// The file is <logdir>/events.out.tfevents.<10-digit unix seconds>.<hostname><suffix>
+// (EventFile). As in TensorFlow it is made when the first event is added (the add wakes the
+// thread, which makes it at once, named for the second of that add), or at construction
+// when a suffix is given. Its first record is the file_version event, synced at once; the
+// added event itself waits in the queue like any other. SummaryWriterCache
+// (summary_writer_cache.h) is how a process keeps to one writer per directory.
 //
-// A file is never truncated. In TensorFlow two writers that open a file in the same second
-// on the same host (two runs started together, a writer reopened) get the same name, and
-// the second empties the first. mts creates the file only if the name is free (O_EXCL); if
-// it is taken, the name gets ".<pid>.<n>" before the suffix, as TensorFlow 2 names its
-// files, and TensorBoard reads both.
-//
-// A failed write (a full disk) is logged at ERROR when it happens, naming the file and the
-// number of events lost, and is raised again by the next Flush or Close. The file it tore is
-// left as it is (every record before the tear is whole and readable) and the next write
-// starts a new file, so a disk that fills and is freed again costs only the events written
-// while it was full.
+// A failed write (a full disk, a file-size limit) costs no events and no extra files, and
+// never stops training, as in TensorFlow, which logs and carries on:
+//   - it is logged at ERROR when it happens, naming the file and the error;
+//   - the batch goes back to the head of the queue and is written again later, after 1 s,
+//     then 2, 4, ... up to 60 s between attempts (a Flush or Close tries at once); while
+//     the disk fails, the max_queue trigger sleeps, and at most 16 MiB of events are kept
+//     (later ones are dropped, and counted);
+//   - each failed timed attempt is logged again, so the log says it once per interval;
+//   - the file is kept: EventFile cuts off the record the failure tore and continues it,
+//     so a disk that fills and is freed leaves one whole file, not one per attempt;
+//   - Flush and Close do not raise it; Close logs the events it could not write.
+// A file someone deletes is made again at the next flush, with that flush's events (see
+// event_file.h).
 //
 // Differences from TensorFlow 1.x's Python writer, all deliberate:
 //   - TF hands each event to the file's buffer at once and bounds its queue (an add blocks
@@ -44,6 +46,11 @@
 //   - No meta graph events: mts has no MetaGraphDef (graph events it writes: AddGraph).
 //   - No `graph` argument: SummaryWriterCache, which makes the writers hooks share, adds the
 //     default graph with AddGraph, as TensorFlow's cache passes it to the constructor.
+//   - A failed write: TF logs it at each flush, loses the events and appends after the torn
+//     record; mts keeps the events for the next attempt, backs off, and continues the file
+//     from its last whole record.
+//   - A deleted file: TF's EventsWriter logs it and loses the flush's events; mts writes
+//     them again into a new file.
 //
 // Example:
 //   FileWriter writer("/tmp/run");
@@ -78,7 +85,7 @@
 #include "src/01_session/session_interface.h"
 #include "src/01_session/summary.pb.h"
 #include "src/03_hooked/events/event.pb.h"
-#include "src/03_hooked/events/record_writer.h"
+#include "src/03_hooked/events/event_file.h"
 #include "src/platform/clock.h"
 #include "src/platform/file_system.h"
 
@@ -117,16 +124,13 @@ struct FileWriterOptions {
 /// TensorFlow: `tf.compat.v1.summary.FileWriter` / `EventFileWriter`.
 class FileWriter {
  public:
-  /// The version string of the first record of every event file.
-  static constexpr char kFileVersion[] = "brain.Event:2";
-
   /// TensorFlow's `FileWriter(logdir, max_queue=10, flush_secs=120, filename_suffix=None)`:
   /// creates `logdir` if needed and starts the flush thread, which writes as `options` say
   /// (the keyword arguments are its fields). With a `filename_suffix` the event file is
   /// created now, otherwise at the first add.
   /// \throws OpError if the directory (or, with a suffix, the file) cannot be created.
   explicit FileWriter(const std::string& logdir, const FileWriterOptions& options = {});
-  /// Closes; never throws (a failure to write the last events is logged).
+  /// Closes; never throws (events that cannot be written are logged as lost).
   ~FileWriter();
 
   FileWriter(const FileWriter&) = delete;
@@ -169,15 +173,13 @@ class FileWriter {
   void AddRunMetadata(const RunMetadata& run_metadata, const std::string& tag,
                       int64_t global_step = 0);
 
-  /// Blocks until every event queued before the call is written and synced. Does nothing
-  /// after Close().
-  /// \throws OpError if writing failed since the last Flush or Close (it is reported once;
-  ///         the events of the failed write are lost, the writer carries on).
+  /// Blocks until every event queued before the call is written and synced, or the write
+  /// failed (logged; the events stay queued for the next attempt). Does nothing after
+  /// Close(). Never raises a write failure: as in TensorFlow, training carries on.
   void Flush();
 
   /// Writes and syncs what is queued, closes the file and stops the thread. A second Close
-  /// does nothing.
-  /// \throws OpError if the last writes or the close failed; the writer is closed anyway.
+  /// does nothing. Never throws: events that cannot be written are logged as lost.
   void Close();
 
   /// After Close(): starts the flush thread again; the next write creates a new event file.
@@ -196,19 +198,19 @@ class FileWriter {
   void StartThread();
   // The flush thread: waits for a reason to write, writes the queue, until Close.
   void Run();
-  // On the flush thread: appends `batch` to the file and syncs it.
-  void WriteBatch(const std::deque<std::string>& batch);
-  // Creates the event file named for `seconds` since the epoch (a free name: never an
-  // existing file), writes and syncs its first record, and makes it the file written to.
-  void OpenFile(int64_t seconds);
-  // On the flush thread, after a failed open or write that lost `events` events: logs it,
-  // and drops the file so that the next write starts a new one.
-  void AbandonFile(const std::exception_ptr& error, size_t events);
+  // Whether the queue alone is a reason to write: max_queue reached, unless backing off.
+  // Called with mu_ held.
+  bool QueueFull() const;
+  // On the flush thread, with mu_ held, after a write of `batch` failed with `error`: puts
+  // the batch back, logs (the first failure, and each failed `timed` retry), and returns
+  // when to try again.
+  int64_t AfterFailure(const std::exception_ptr& error, std::deque<std::string> batch, bool timed);
+  // On the flush thread, with mu_ held, after a write that ended a failure: logs it.
+  void SayRecovered();
 
   const std::string logdir_;
   const size_t max_queue_;  // 0: no limit.
   const int64_t flush_micros_;
-  const std::string filename_suffix_;
   Clock* const clock_;
   FileSystem* const fs_;
 
@@ -216,18 +218,18 @@ class FileWriter {
   std::thread thread_;       // Guarded by lifecycle_mu_ (after construction).
 
   // Owned by the flush thread while it runs; by the constructor, Close and Reopen otherwise.
-  std::unique_ptr<RecordWriter> file_;
+  EventFile file_;
 
   mutable std::mutex mu_;
   std::condition_variable wake_cv_;          // The flush thread waits here, through clock_.
   std::condition_variable flushed_cv_;       // Flush() waits here for flushed_through_.
   std::deque<std::string> queue_;            // Guarded by mu_. Serialized Events to write.
+  size_t queued_bytes_ = 0;                  // Guarded by mu_. Their total size.
   uint64_t enqueued_ = 0;                    // Guarded by mu_. Events ever queued.
-  uint64_t flushed_through_ = 0;             // Guarded by mu_. Of those, how many are synced.
+  uint64_t flushed_through_ = 0;             // Guarded by mu_. Of those, how many were tried.
   bool closed_ = false;                      // Guarded by mu_.
   bool stop_requested_ = false;              // Guarded by mu_. Close asks the thread to finish.
   bool flush_requested_ = false;             // Guarded by mu_. Flush asks the thread to write.
-  std::exception_ptr error_;                 // Guarded by mu_. The first unreported failure.
   std::set<std::string> seen_summary_tags_;  // Guarded by mu_. Tags whose metadata went out.
   std::set<std::string> run_metadata_tags_;  // Guarded by mu_. Tags AddRunMetadata used.
   std::string filename_;                     // Guarded by mu_.
@@ -235,6 +237,12 @@ class FileWriter {
   bool file_open_ = false;
   bool open_requested_ = false;  // Guarded by mu_. An add asks the thread to make the file,
   int64_t open_seconds_ = 0;     // Guarded by mu_. named for this second.
+  // Guarded by mu_. While writes fail: the attempts so far, the wait before the next, the
+  // events dropped for want of room, and the last error's text.
+  int failed_attempts_ = 0;
+  int64_t retry_micros_ = 0;
+  uint64_t dropped_ = 0;
+  std::string last_error_;
 };
 
 }  // namespace mts

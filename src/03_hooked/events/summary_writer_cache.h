@@ -11,6 +11,12 @@
 // themselves: they call SummaryWriterCache::Get(dir), which makes the directory's writer the
 // first time and returns that same writer ever after, until Clear().
 //
+// The writers the cache makes run on RealClock() and DefaultFileSystem(), never on a clock
+// or file system of the caller's: a cached writer outlives whoever asked for it first (a
+// hook built with a test's clock), and its flush thread would go on using what that caller
+// destroyed. A test that needs a writer over a failing disk builds it and hands it to
+// Insert, which keeps the borrowing in plain sight.
+//
 // Example:
 //   std::shared_ptr<FileWriter> writer = SummaryWriterCache::Get("/tmp/run");
 //   writer->AddSummary(summary, step);       // the same writer every hook in /tmp/run uses
@@ -30,8 +36,6 @@
 
 #include "src/01_session/graph.h"
 #include "src/03_hooked/events/file_writer.h"
-#include "src/platform/clock.h"
-#include "src/platform/file_system.h"
 
 namespace mts {
 
@@ -49,13 +53,16 @@ class SummaryWriterCache {
   SummaryWriterCache() = delete;
 
   /// The writer for `logdir`, created now if the cache has none; a new writer gets a graph
-  /// event of this thread's default graph (GetDefaultGraph()) at step 0. Directories are matched
-  /// as strings: "/tmp/run" and "/tmp/run/" get different writers, as in TensorFlow.
-  /// `clock` and `fs` are used only when this call creates the writer (defaults as in
-  /// FileWriter) and must then outlive it.
+  /// event of this thread's default graph (GetDefaultGraph()) at step 0. Directories are
+  /// matched as strings: "/tmp/run" and "/tmp/run/" get different writers, as in TensorFlow.
+  /// A new writer has FileWriter's defaults, RealClock() and DefaultFileSystem() among them.
   /// \throws OpError if a new writer cannot create its directory; the cache is unchanged.
-  static std::shared_ptr<FileWriter> Get(const std::string& logdir, Clock* clock = nullptr,
-                                         FileSystem* fs = nullptr);
+  static std::shared_ptr<FileWriter> Get(const std::string& logdir);
+
+  /// Makes `writer` the writer Get returns for `writer->logdir()` (a test's writer over a
+  /// failing disk); its clock and file system must outlive it, so Clear before they go.
+  /// \throws AlreadyExistsError naming the directory if the cache has a writer for it.
+  static void Insert(std::shared_ptr<FileWriter> writer);
 
   /// Closes every cached writer and empties the cache. Whoever still holds one keeps a
   /// closed writer (its adds are dropped with a warning until Reopen). Never throws: a
