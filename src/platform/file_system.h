@@ -214,6 +214,10 @@ std::string AbsolutePath(std::string_view path);
 /// True if `path` names an entry directly inside directory `dir` (compared as AbsolutePath
 /// forms): IsInDirectory("/run/model.ckpt-5", "/run/") is true,
 /// IsInDirectory("/old/model.ckpt-5", "/run") and IsInDirectory("/run/a/b", "/run") false.
+/// A `path` with a ".." in it is inside only if it is `dir` as written followed by one name
+/// ("../run/model.ckpt-5" in "../run"): the kernel resolves "/run/sub/../x", with sub a
+/// symbolic link, in the link's target, so it is not "/run/x" (false). A path whose last
+/// name is "", "." or ".." is never inside.
 bool IsInDirectory(std::string_view path, std::string_view dir);
 
 }  // namespace mts

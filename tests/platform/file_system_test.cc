@@ -334,12 +334,31 @@ TEST(PathTest, AbsolutePath) {
   EXPECT_EQ(AbsolutePath("x/../y"), JoinPath(AbsolutePath(cwd), "y"));
 }
 
-// IsInDirectory: directly inside, after normalising both.
+// IsInDirectory: directly inside, after normalising both; ".." only as written in `dir`.
 TEST(PathTest, IsInDirectory) {
   EXPECT_TRUE(IsInDirectory("/run/model.ckpt-5", "/run/"));
   EXPECT_TRUE(IsInDirectory("/run/./model.ckpt-5", "/x/../run"));
   EXPECT_FALSE(IsInDirectory("/old/model.ckpt-5", "/run"));
   EXPECT_FALSE(IsInDirectory("/run/sub/model.ckpt-5", "/run"));
+  EXPECT_FALSE(IsInDirectory("/run/", "/"));
+  // Issue 32, item 5: ".." after a name that may be a link is not taken as text.
+  EXPECT_FALSE(IsInDirectory("/run/sub/../victim.txt", "/run"));
+  EXPECT_FALSE(IsInDirectory("/run/..", "/"));
+  EXPECT_TRUE(IsInDirectory("../run/model.ckpt-5", "../run"));
+  EXPECT_TRUE(IsInDirectory("/x/../run/./model.ckpt-5", "/x/../run/"));
+  EXPECT_FALSE(IsInDirectory("/x/../run/model.ckpt-5", "/run"));
+}
+
+// Issue 32, item 5, on the disk: DIR/sub a link to another directory, the state file's
+// DIR/sub/../victim.txt is the file beside that directory, which the kernel would unlink.
+TEST_F(FileSystemTest, IsInDirectoryDoesNotCollapseDotDotAfterASymbolicLink) {
+  fs_->CreateDirectories(Path("run"));
+  fs_->CreateDirectories(Path("elsewhere/deep"));
+  ASSERT_EQ(::symlink(Path("elsewhere/deep").c_str(), Path("run/sub").c_str()), 0);
+  fs_->WriteFileAtomically(Path("elsewhere/victim.txt"), "the user's file");
+  const std::string entry = Path("run/sub/../victim.txt");
+  EXPECT_EQ(fs_->ReadFile(entry), "the user's file");  // Where the kernel takes it.
+  EXPECT_FALSE(IsInDirectory(entry, Path("run")));
 }
 
 }  // namespace

@@ -375,6 +375,39 @@ void AppendCheckpointDirectoryRows(std::vector<BadInput>& rows) {
                      }));
 }
 
+// 02, issue 32 item 5: a state file naming DIR/sub/../victim.txt, DIR/sub a link to another
+// directory. The kernel resolves that to the file beside the link's target, which rotation
+// unlinked: its "inside the directory" check collapsed ".." as text.
+void AppendRotationThroughALinkRow(std::vector<BadInput>& rows) {
+  rows.push_back(Row(
+      "02",
+      "a state-file entry DIR/sub/../victim.txt, DIR/sub a symbolic link to another "
+      "directory, then rotation",
+      "none", "it is outside the checkpoint directory",
+      [] {
+        SavedModel model("rotation_link");
+        const std::string elsewhere = JoinPath(FreshDir("rotation_link_target"), "deep");
+        DefaultFileSystem()->CreateDirectories(elsewhere);
+        DefaultFileSystem()->WriteFileAtomically(JoinPath(Dirname(elsewhere), "victim.txt"),
+                                                 "the user's file");
+        const std::string link = JoinPath(model.dir, "sub");
+        if (::symlink(elsewhere.c_str(), link.c_str()) != 0) ThrowFileSystemError(link, errno);
+        UpdateCheckpointStateFile(model.dir, model.path,
+                                  {JoinPath(link, "../victim.txt"), model.path});
+        SaverOptions options;
+        options.max_to_keep = 1;
+        Saver saver({model.w}, options);
+        saver.RecoverLastCheckpoints(GetCheckpointState(model.dir)->all_model_checkpoint_paths);
+        Session session(&model.fresh.graph);
+        session.Run(GlobalVariablesInitializer());
+        saver.Save(session, JoinPath(model.dir, "model.ckpt"), 2);
+      },
+      [] {
+        const std::string victim = JoinPath(FreshDir("rotation_link_target"), "victim.txt");
+        return DefaultFileSystem()->Exists(victim) ? std::string() : "rotation deleted " + victim;
+      }));
+}
+
 // 02: SessionManager: contradictory paths, nothing to initialise with, a worker whose
 // chief never comes.
 void AppendSessionManagerRows(std::vector<BadInput>& rows) {
@@ -654,6 +687,7 @@ std::vector<BadInput> MakeRows() {
   AppendVariableAndTensorRows(rows);
   AppendSaverRows(rows);
   AppendCheckpointDirectoryRows(rows);
+  AppendRotationThroughALinkRow(rows);
   AppendSessionManagerRows(rows);
   AppendHookSettingRows(rows);
   AppendThrowingHookRows(rows);
