@@ -31,6 +31,11 @@
 //
 // A second signal means "now": the handler puts back the disposition that was there before
 // (for SIGTERM usually the default, which ends the process) and raises the signal again.
+// So does the first one while no session exists yet (from Begin to the hook's first
+// AfterCreateSession): the task is still creating its session, perhaps waiting for a
+// parameter server that is not there or a chief that never comes, nothing has been
+// trained, and a stop "after this step" would wait as long as the wait does. The handler
+// says so on stderr and the process ends with the signal's usual status.
 //
 // Why a flag: a signal handler may interrupt any instruction of any thread, even one
 // holding the allocator's lock, so it may only do async-signal-safe things. The handler
@@ -45,9 +50,9 @@
 // ignored: the parent chose that. Every live hook reacts to a signal received since the
 // handlers were installed.
 //
-// Lifecycle: construct; Begin installs the handlers (once per hook); BeforeRun and AfterRun
-// request a stop once a signal has been received (logging it once); the destructor
-// uninstalls.
+// Lifecycle: construct; Begin installs the handlers (once per hook); AfterCreateSession
+// counts the session as existing; BeforeRun and AfterRun request a stop once a signal has
+// been received (logging it once); the destructor uninstalls.
 //
 // Thread safety: the hook is called from the training thread. The signal may arrive on any
 // thread: the handler only sets the atomic flag the hook reads.
@@ -85,6 +90,9 @@ class SignalStopHook : public SessionRunHook {
   /// them). A second Begin of the same hook does nothing.
   /// \throws RuntimeError "sigaction failed for SIGTERM: ..." if the system refuses.
   void Begin() override;
+  /// From the first call on, a signal stops after the step; before it (the session being
+  /// created), a signal ends the process at once, saying why.
+  void AfterCreateSession(SessionInterface& session, Coordinator* coord) override;
   /// Requests a stop if a signal was received before this run.
   SessionRunArgs BeforeRun(SessionRunContext& run_context) override;
   /// Requests a stop if a signal was received before or during this run.
@@ -104,6 +112,7 @@ class SignalStopHook : public SessionRunHook {
 
   const bool final_checkpoint_;  // A CheckpointSaverHook of the session saves at close.
   bool installed_ = false;       // This hook holds one reference to the shared handlers.
+  bool live_ = false;            // Its session exists: counted in the live sessions.
   bool logged_ = false;          // The stop was logged (once per hook).
 };
 

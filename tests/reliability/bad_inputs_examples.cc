@@ -32,6 +32,7 @@
 #include "src/platform/file_system.h"
 #include "tests/reliability/bad_input_support.h"
 #include "tests/testing/child_process.h"
+#include "tests/testing/local_socket.h"
 
 namespace mts {
 namespace {
@@ -365,6 +366,50 @@ void AppendHostileUseRows(std::vector<BadInput>& rows) {
                                                           : "the user's file was overwritten";
       }));
 
+  // Issue 32, item 8: the first signal was ignored while a task created its session; a
+  // chief whose ps is missing retried forever, a worker waited for the chief until
+  // --max_wait_secs. One signal now ends the wait, saying so, with the signal's status.
+  const std::string missing_ps = AddressNobodyListensOn();
+  rows.push_back(ProgramRow(
+      "SIGTERM to a distributed_spirals chief whose ps is not there (it retries forever)",
+      {kDistributed,
+       {"--job_name=worker", "--task_index=0",
+        "--cluster=ps=" + missing_ps + ";worker=" + AddressNobodyListensOn(),
+        "--checkpoint_dir=" + FreshDir("chief_without_ps")},
+       {"Received SIGTERM"},
+       [](ChildProcess& chief) {
+         WaitForLine(chief, "Preemption error while creating a session (attempt 2)");
+         chief.Signal(SIGTERM);
+       },
+       nullptr,
+       ChildProcessOptions{std::nullopt, /*stderr_to_stdout=*/true}},
+      "killed by SIGTERM", "nothing was trained yet, so nothing is saved"));
+  auto ps = std::make_shared<std::unique_ptr<ChildProcess>>();
+  const std::string ps_address = AddressNobodyListensOn();
+  const std::string waiting_cluster = "--cluster=ps=" + ps_address + ";worker=" +
+                                      AddressNobodyListensOn() + "," + AddressNobodyListensOn();
+  rows.push_back(ProgramRow(
+      "Ctrl-C (SIGINT) to a distributed_spirals worker waiting for a chief that never comes",
+      {kDistributed,
+       {"--job_name=worker", "--task_index=1", waiting_cluster, "--max_wait_secs=100000"},
+       {"Received SIGINT"},
+       [](ChildProcess& worker) {
+         WaitForLine(worker, "Waiting for model to be ready");
+         worker.Signal(SIGINT);
+       },
+       [ps, waiting_cluster] {
+         *ps = std::make_unique<ChildProcess>(
+             RunfilePath(kDistributed),
+             std::vector<std::string>{"--job_name=ps", "--task_index=0", waiting_cluster},
+             "/dev/null");
+         WaitForLine(**ps, "serving at");
+       },
+       ChildProcessOptions{std::nullopt, /*stderr_to_stdout=*/true}},
+      "killed by SIGINT", "nothing was trained yet, so nothing is saved", [ps] {
+        ps->reset();  // Kills and reaps the ps.
+        return std::string();
+      }));
+
 #if !defined(MTS_THREAD_SANITIZER)
   // ulimit -f 12: below graph.pbtxt (about 125 KB), the first file a resumed run writes.
   // Not under ThreadSanitizer, whose runtime maps its memory through files that a file-size
@@ -399,6 +444,7 @@ BadInput ProgramRow(std::string tried, ProgramRun run, std::string expected, std
     const std::string stderr_path =
         JoinPath(FreshDir("program_rows"), "stderr_" + std::to_string(++runs));
     if (run.setup) run.setup();
+    // With stderr in the pipe (run.start.stderr_to_stdout), the file stays empty.
     ChildProcess program(RunfilePath(run.program), run.args, stderr_path, run.start);
     if (run.drive) run.drive(program);
     program.ReadRest();
