@@ -478,6 +478,23 @@ void AppendExampleRows(std::vector<BadInput>& rows) {
        {"--job_name=worker", "--cluster=ps=127.0.0.1:2222;worker=127.0.0.1:2223",
         "--task_index=abc"}},
       "exit 2", "--task_index=abc: expected a whole number from 0 to 0"));
+  // Issue 32, item 10: on /dev/zero the task grew to 2.9 GB in 10 s; on a FIFO it blocked.
+  const std::string fifo = JoinPath(FreshDir("cluster_fifo"), "cluster.json");
+  rows.push_back(ProgramRow(
+      "distributed_spirals --job_name=worker --cluster_file=<a FIFO>",
+      {kDistributed,
+       {"--job_name=worker", "--task_index=0", "--cluster_file=" + fifo},
+       {},
+       nullptr,
+       [fifo] {
+         std::filesystem::remove(fifo);
+         if (::mkfifo(fifo.c_str(), 0600) != 0) ThrowFileSystemError(fifo, errno);
+       }},
+      "exit 2", "is a FIFO, not a regular file"));
+  rows.push_back(ProgramRow("distributed_spirals --job_name=worker --cluster_file=/dev/zero",
+                            {kDistributed,
+                             {"--job_name=worker", "--task_index=0", "--cluster_file=/dev/zero"}},
+                            "exit 2", "is a character device, not a regular file"));
   rows.push_back(ProgramRow("distributed_spirals --no_such_flag (absl refuses it)",
                             {kDistributed, {"--no_such_flag"}}, "exit 1",
                             "Unknown command line flag 'no_such_flag'"));
