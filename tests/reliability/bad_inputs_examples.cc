@@ -194,6 +194,10 @@ void AppendSpiralsRows(std::vector<BadInput>& rows) {
   rows.push_back(ProgramRow("train_linear_regression --help (usage, nothing trains)",
                             {kLinear, {"--help"}, {"train_linear_regression: Fits", "final loss"}},
                             "exit 1", "Fits y = x w + b"));
+  // Issue 32, item 17: it aborted on the NaN (an uncaught exception, exit 134).
+  rows.push_back(ProgramRow("train_linear_regression --learning_rate=2 (the loss becomes NaN)",
+                            {kLinear, {"--learning_rate=2"}, {"train_linear_regression failed"}},
+                            "exit 1", "The model diverged: lower --learning_rate"));
   rows.push_back(ProgramRow("train_spirals --checkpoint_dir=/proc/self",
                             {kSpirals, {"--steps=10", "--checkpoint_dir=/proc/self"}}, "exit 1",
                             "exists but cannot hold new files"));
