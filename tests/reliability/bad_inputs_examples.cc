@@ -305,6 +305,13 @@ void AppendSpiralsRows(std::vector<BadInput>& rows) {
          WaitForLine(**first_chief, "step ");  // Training: the directory is locked.
        }},
       "exit 1", "is in use by another process: pid", [first_chief, shared] {
+        // Issue 32, item 18: the refused run wrote nothing there, not even an event file
+        // (TensorBoard would take a newer empty one for the live run's).
+        const std::vector<std::string> events = ListEventFiles(shared);
+        if (events.size() != 1) {
+          (*first_chief)->Kill();
+          return std::to_string(events.size()) + " event files in the first run's directory";
+        }
         // The first run stops cleanly on SIGTERM, its final checkpoint whole.
         (*first_chief)->Signal(SIGTERM);
         (*first_chief)->ReadRest();
