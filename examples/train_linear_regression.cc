@@ -29,7 +29,6 @@
 
 #include "absl/flags/commandlineflag.h"
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "examples/example_output.h"
 #include "src/01_session/array_ops.h"
@@ -44,6 +43,7 @@
 #include "src/03_hooked/hooks/stop_at_step_hook.h"
 #include "src/06_monitored/monitored_session_scope.h"
 #include "src/06_monitored/monitored_training_session.h"
+#include "tools/command_line.h"
 #include "tools/working_directory.h"
 
 ABSL_FLAG(int64_t, steps, 200, "Train until the global step reaches this many steps.");
@@ -110,7 +110,7 @@ int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "Fits y = x w + b to 200 noisy points with gradient descent through "
       "MonitoredTrainingSession, logging the loss every 50 steps.");
-  absl::ParseCommandLine(argc, argv);                // --help prints the flags and exits.
+  mts::ParseFlagsOnly(argc, argv);  // --help prints the flags and exits; no other argument.
   if (!mts::EnterBuildWorkingDirectory()) return 1;  // A relative --checkpoint_dir is the user's.
   const int64_t steps = absl::GetFlag(FLAGS_steps);
   const double learning_rate = absl::GetFlag(FLAGS_learning_rate);

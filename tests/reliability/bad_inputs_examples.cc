@@ -171,6 +171,21 @@ BadInput DamagedResumeRow(const std::string& tried, const std::string& name,
       "exit 0", advice);
 }
 
+// Every entry of `dir` with its size, modification time and contents' hash, one a line:
+// equal listings mean nothing in the directory was written.
+std::string DirectoryListing(const std::string& dir) {
+  std::string listing;
+  for (const std::string& name : DefaultFileSystem()->ListDirectory(dir)) {
+    const std::string path = JoinPath(dir, name);
+    struct stat info {};
+    ::stat(path.c_str(), &info);
+    listing += name + " " + std::to_string(info.st_size) + " " +
+               std::to_string(info.st_mtim.tv_sec) + "." + std::to_string(info.st_mtim.tv_nsec) +
+               " " + std::to_string(std::hash<std::string>()(ReadAll(path))) + "\n";
+  }
+  return listing;
+}
+
 void FlipByte(const std::string& path, size_t at) {
   std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
   file.seekg(static_cast<std::streamoff>(at));
@@ -223,6 +238,30 @@ void AppendSpiralsRows(std::vector<BadInput>& rows) {
         return latest && Basename(*latest) == "model.ckpt-0"
                    ? std::string()
                    : "the newest checkpoint is not the finite model.ckpt-0";
+      }));
+
+  // Issue 32, item 19: the argument was ignored, and the run trained in /tmp/mts_spirals.
+  rows.push_back(ProgramRow("train_spirals mydir (a directory given without its flag)",
+                            {kSpirals, {"mydir"}}, "exit 2",
+                            "did you mean --checkpoint_dir=mydir?"));
+  // Issue 32, item 19: with nothing to train, the run still rewrote the newest checkpoint,
+  // the state file and graph.pbtxt (and started an event file).
+  const std::string done_dir = FreshDir("spirals_nothing_to_do");
+  auto before = std::make_shared<std::string>();
+  rows.push_back(ProgramRow(
+      "train_spirals --steps=20 in a directory already at step 20",
+      {kSpirals,
+       {"--steps=20", "--checkpoint_dir=" + done_dir},
+       {"nothing to train"},
+       nullptr,
+       [done_dir, before] {
+         CopyTrainedSpirals(done_dir, /*as_copied=*/false);
+         *before = DirectoryListing(done_dir);
+       }},
+      "exit 0", "nothing was written", [done_dir, before] {
+        const std::string after = DirectoryListing(done_dir);
+        return after == *before ? std::string()
+                                : "the directory changed: before\n" + *before + "after\n" + after;
       }));
 
   // ---- A damaged, missing or strange newest checkpoint: the fallback -------------------
