@@ -441,7 +441,7 @@ void AppendHostileUseRows(std::vector<BadInput>& rows) {
   rows.push_back(ProgramRow(
       "Ctrl-C (SIGINT) to a distributed_spirals worker waiting for a chief that never comes",
       {kDistributed,
-       {"--job_name=worker", "--task_index=1", waiting_cluster, "--max_wait_secs=100000"},
+       {"--job_name=worker", "--task_index=1", waiting_cluster, "--max_wait_secs=86400"},
        {"Received SIGINT"},
        [](ChildProcess& worker) {
          WaitForLine(worker, "Waiting for model to be ready");
