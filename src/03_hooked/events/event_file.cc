@@ -92,8 +92,6 @@ void EventFile::Repair() {
   file_ = std::make_unique<RecordWriter>(fs_->NewAppendableFile(path_));
   torn_ = false;
   if (synced_bytes_ == 0) WriteFirstRecord();  // Creating it failed after the name was taken.
-  MTS_LOG(INFO) << "Writing " << path_ << " again, after its last whole record (byte "
-                << synced_bytes_ << ").";
 }
 
 void EventFile::Write(const std::deque<std::string>& records) {
@@ -107,6 +105,13 @@ void EventFile::Write(const std::deque<std::string>& records) {
   } catch (...) {
     torn_ = true;
     CloseQuietly();
+    // Cut the torn record off now (cutting needs no room on the disk), so that the file
+    // ends whole even if no write ever comes again: a reader stops at a torn record.
+    try {
+      fs_->TruncateFile(path_, synced_bytes_);
+    } catch (...) {
+      // The next attempt (Repair) or Close cuts again; the write's error is what counts.
+    }
     throw;
   }
   synced_bytes_ += bytes;

@@ -18,9 +18,10 @@
 //
 //   - A write fails part-way (a full disk, a file-size limit). The file may now end in a
 //     torn record, and a reader stops at a torn record, so writing after it would hide
-//     every later event. The file is closed; the next Append cuts it back to its last
-//     whole record (the length after the last successful sync) and goes on in the same
-//     file. A disk that fails for an hour therefore leaves one file, not one per attempt.
+//     every later event. The file is closed and cut back at once to its last whole record
+//     (the length after the last successful sync; cutting needs no room on the disk), and
+//     the next Append goes on in the same file. A disk that fails for an hour therefore
+//     leaves one whole file, not one per attempt.
 //   - Someone deletes the file, or its directory (`rm -rf logdir` while the job runs). A
 //     process writing to an unlinked file writes into nothing. After every sync the file's
 //     name is looked up, as TensorFlow's EventsWriter does; if it is gone the error is
@@ -82,7 +83,8 @@ class EventFile {
   /// for `seconds`) if there is none, or repairing one a failed write left torn. If the
   /// file has disappeared meanwhile, logs it and writes `records` again into a new file.
   /// \throws OpError if writing fails; the file then ends where it was whole before the
-  ///   call, once the next call (or Close) has cut off what the failure tore.
+  ///   call (what the failure tore is cut off at once, or by the next call or Close if
+  ///   that cut fails too).
   void Append(const std::deque<std::string>& records, int64_t seconds);
 
   /// Closes the file (cutting off a torn tail first). A later Create or Append starts a
@@ -96,7 +98,8 @@ class EventFile {
   void CreateNew(int64_t seconds);
   // Cuts the torn file back to `synced_bytes_` and opens it to append.
   void Repair();
-  // Appends and syncs `records`; on failure closes the file and marks it torn, rethrows.
+  // Appends and syncs `records`; on failure closes the file, marks it torn, cuts it back
+  // to `synced_bytes_` (if it can) and rethrows.
   void Write(const std::deque<std::string>& records);
   // Writes the first record, the version event stamped `seconds_`.
   void WriteFirstRecord();

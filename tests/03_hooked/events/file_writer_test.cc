@@ -456,7 +456,8 @@ TEST(FileWriterTest, AFullDiskIsRetriedWithBackoffInOneFileAndLosesNothing) {
 
   fs.set_appends(WatchedFileSystem::Appends::kTear);
   writer.AddSummary(Scalar("loss", 2), 2);
-  writer.Flush();  // Fails, tearing half a record into the file.
+  writer.Flush();  // Fails, tearing half a record into the file...
+  EXPECT_EQ(ScalarSummaries(ReadEventFile(file)).size(), 1u);  // ...which is cut off at once.
   for (int step = 3; step <= 8; ++step) writer.AddSummary(Scalar("loss", step), step);
   clock.BlockUntilThreadsAsleep(1);
   clock.Advance(kSecond);  // The first retry is due: one attempt, despite max_queue.
