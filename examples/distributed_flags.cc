@@ -145,7 +145,7 @@ ClusterSpec TaskCluster() {
   }
   try {
     return flag.empty() ? ClusterSpec::FromJsonFile(file) : ClusterSpec::FromFlag(flag);
-  } catch (const OpError& e) {  // The file cannot be read (NotFoundError).
+  } catch (const OpError& e) {  // The file is missing, unreadable or not a regular file.
     Refuse("cluster_file", file, e.what());
   } catch (const ValueError& e) {
     Refuse(flag.empty() ? "cluster_file" : "cluster", flag.empty() ? file : flag, e.what());

@@ -21,13 +21,14 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "absl/flags/commandlineflag.h"
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "examples/example_output.h"
 #include "src/01_session/array_ops.h"
@@ -42,6 +43,7 @@
 #include "src/03_hooked/hooks/stop_at_step_hook.h"
 #include "src/06_monitored/monitored_session_scope.h"
 #include "src/06_monitored/monitored_training_session.h"
+#include "tools/command_line.h"
 #include "tools/working_directory.h"
 
 ABSL_FLAG(int64_t, steps, 200, "Train until the global step reaches this many steps.");
@@ -49,21 +51,11 @@ ABSL_FLAG(double, learning_rate, 0.05, "Gradient descent's learning rate.");
 
 using namespace mts;
 
-int main(int argc, char** argv) {
-  SetUpExampleOutput("train_linear_regression");  // SIGPIPE, SIGXFSZ ignored, as Python does.
-  absl::SetProgramUsageMessage(
-      "Fits y = x w + b to 200 noisy points with gradient descent through "
-      "MonitoredTrainingSession, logging the loss every 50 steps.");
-  absl::ParseCommandLine(argc, argv);                // --help prints the flags and exits.
-  if (!mts::EnterBuildWorkingDirectory()) return 1;  // A relative --checkpoint_dir is the user's.
-  const int64_t steps = absl::GetFlag(FLAGS_steps);
-  const double learning_rate = absl::GetFlag(FLAGS_learning_rate);
-  if (steps <= 0 || !std::isfinite(learning_rate) || learning_rate <= 0) {
-    std::fprintf(stderr,
-                 "train_linear_regression: --steps must be positive and --learning_rate a "
-                 "positive finite number; see --help.\n");
-    return 2;
-  }
+namespace {
+
+// Trains and prints what was learned; returns the exit status. Throws what the session
+// throws (NanLossDuringTrainingError when the loss becomes NaN).
+int Train(int64_t steps, double learning_rate) {
   const LinearRegressionData data = MakeLinearRegressionData(/*num_examples=*/200,
                                                              /*num_features=*/3, /*seed=*/1);
   Graph graph;
@@ -109,4 +101,38 @@ int main(int argc, char** argv) {
   print("learned", learned[0], learned[1]);
   print("true   ", data.weights, data.bias);
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  SetUpExampleOutput("train_linear_regression");  // SIGPIPE, SIGXFSZ ignored, as Python does.
+  absl::SetProgramUsageMessage(
+      "Fits y = x w + b to 200 noisy points with gradient descent through "
+      "MonitoredTrainingSession, logging the loss every 50 steps.");
+  mts::ParseFlagsOnly(argc, argv);  // --help prints the flags and exits; no other argument.
+  if (!mts::EnterBuildWorkingDirectory()) return 1;  // A relative --checkpoint_dir is the user's.
+  const int64_t steps = absl::GetFlag(FLAGS_steps);
+  const double learning_rate = absl::GetFlag(FLAGS_learning_rate);
+  if (steps <= 0 || !std::isfinite(learning_rate) || learning_rate <= 0) {
+    std::fprintf(stderr,
+                 "train_linear_regression: --steps must be positive and --learning_rate a "
+                 "positive finite number; see --help.\n");
+    return 2;
+  }
+  try {
+    return Train(steps, learning_rate);
+  } catch (const NanLossDuringTrainingError& e) {
+    // Too large a step overshoots the minimum further each time, until the loss is NaN.
+    const std::string default_rate =
+        absl::GetFlagReflectionHandle(FLAGS_learning_rate).DefaultValue();
+    std::fprintf(stderr,
+                 "train_linear_regression failed: %s The model diverged: lower "
+                 "--learning_rate (it was %g; the default %s converges).\n",
+                 e.what(), learning_rate, default_rate.c_str());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "train_linear_regression failed: %s\n", e.what());
+    return 1;
+  }
 }

@@ -37,17 +37,20 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "examples/example_output.h"
 #include "examples/spirals_model.h"
 #include "src/01_session/graph.h"
 #include "src/01_session/training_util.h"
+#include "src/02_chief_worker/checkpoint/checkpoint_file.h"
 #include "src/02_chief_worker/checkpoint/checkpoint_state.h"
+#include "src/02_chief_worker/checkpoint/latest_sound_checkpoint.h"
 #include "src/02_chief_worker/scaffold.h"
 #include "src/03_hooked/hooks/final_ops_hook.h"
 #include "src/03_hooked/hooks/nan_tensor_hook.h"
@@ -56,6 +59,7 @@
 #include "src/06_monitored/monitored_training_session.h"
 #include "src/06_monitored/signal_stop_hook.h"
 #include "src/platform/file_system.h"
+#include "tools/command_line.h"
 #include "tools/working_directory.h"
 
 ABSL_FLAG(int64_t, steps, 1000, "Train until the global step reaches this many steps.");
@@ -125,6 +129,20 @@ std::string FlagProblem(int64_t num_points) {
   return "";
 }
 
+// The checkpoint a session in `dir` would restore (the newest that passes its checksums)
+// and the global step it holds; nullopt if there is none or it cannot be read, which the
+// session then finds out again and reports.
+std::optional<std::pair<std::string, int64_t>> CheckpointToResume(const std::string& dir) {
+  try {
+    const CheckpointToRestore checkpoint = LatestSoundCheckpoint(dir);
+    if (!checkpoint.path) return std::nullopt;
+    const CheckpointReader reader(*DefaultFileSystem(), *checkpoint.path);
+    return std::make_pair(*checkpoint.path, reader.Read("global_step").scalar<int64_t>());
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
 int Train() {
   const SpiralsData data = SpiralsTrainingData();
   const int64_t num_points = data.x.shape().dim(0);
@@ -136,6 +154,16 @@ int Train() {
   const int64_t log_every = absl::GetFlag(FLAGS_log_every);
   const int64_t batch_size = absl::GetFlag(FLAGS_batch_size);
   const std::string checkpoint_dir = absl::GetFlag(FLAGS_checkpoint_dir);
+
+  // 0. Nothing to do is found out before a session exists: a session would write
+  //    graph.pbtxt, a checkpoint, the state file and an event file, all for nothing.
+  if (const auto resume = CheckpointToResume(checkpoint_dir); resume && resume->second >= steps) {
+    Say("%s is at step %lld, which already reaches --steps=%lld: nothing to train (raise "
+        "--steps); nothing was written.",
+        resume->first.c_str(), static_cast<long long>(resume->second),
+        static_cast<long long>(steps));
+    return 0;
+  }
 
   // 1. The graph: the model, then hooks of our own besides the default ones.
   Graph graph;
@@ -219,7 +247,8 @@ int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "Trains a small network on the spirals with MonitoredTrainingSession. Run it again "
       "with the same --checkpoint_dir and a larger --steps: it resumes where it stopped.");
-  absl::ParseCommandLine(argc, argv);
+  // `train_spirals mydir` is refused, not trained in the default directory.
+  mts::ParseFlagsOnly(argc, argv, /*hint_flag=*/"checkpoint_dir");
   if (!mts::EnterBuildWorkingDirectory()) return 1;  // A relative --checkpoint_dir is the user's.
   try {
     return Train();

@@ -53,7 +53,14 @@ Output Dense(const Output& in, int64_t fan_in, int64_t fan_out, const std::strin
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  if (argc > 1) {  // It takes none: an argument meant as a flag must not pass unnoticed.
+    std::fprintf(stderr,
+                 "train_spirals_session: unexpected argument '%s': this program takes "
+                 "none.\n",
+                 argv[1]);
+    return 2;
+  }
   constexpr int kClasses = 3, kHidden = 32, kSteps = 400, kPrintEvery = 50;
   const SpiralsData data = MakeSpirals(/*num_examples_per_class=*/100, kClasses, /*seed=*/42);
 

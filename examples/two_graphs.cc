@@ -20,8 +20,12 @@
 #include "src/01_session/learning/math_ops.h"
 #include "src/01_session/session.h"
 
-int main() {
+int main(int argc, char** argv) {
   using namespace mts;
+  if (argc > 1) {  // It takes none: an argument meant as a flag must not pass unnoticed.
+    std::cerr << "two_graphs: unexpected argument '" << argv[1] << "': this program takes none.\n";
+    return 2;
+  }
 
   // [mts:two-graphs-build]
   Graph g1;

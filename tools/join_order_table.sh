@@ -13,8 +13,12 @@
 # run a few `while :; do :; done &` beside it.
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
 runs="${1:-20}"
+if [ $# -gt 1 ] || ! [[ "$runs" =~ ^[1-9][0-9]*$ ]]; then
+  echo "join_order_table.sh: usage: join_order_table.sh [RUNS], RUNS a whole number from 1" >&2
+  exit 2
+fi
+cd "$(dirname "$0")/.."
 bazel build //examples:distributed_spirals >/dev/null 2>&1
 binary="$(bazel info bazel-bin 2>/dev/null)/examples/distributed_spirals"
 scratch="$(mktemp -d)"

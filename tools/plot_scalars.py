@@ -8,7 +8,10 @@
 For a machine without TensorBoard: one small chart per scalar tag (loss, accuracy,
 global_step/sec, ...), the value against the step, drawn with Debian's python3-matplotlib.
 Every event file of the directory (names containing "tfevents", as TensorBoard picks them) is
-read in name order, which is the order a restarted run wrote them in.
+read in name order, which is the order a restarted run wrote them in. As mts's own readers,
+it reads only regular files (a FIFO would block it, /dev/zero never end; each is reported and
+skipped), and reads a file record by record, each record's length checked against what is
+left of the file before its bytes are read.
 
 The event files are read with tests/03_hooked/events/decode_events.py, the decoder that
 shares no code with mts (its own TFRecord framing and CRC-32C, its own Event descriptors for
@@ -23,6 +26,7 @@ TensorFlow: TensorBoard's scalar dashboard, in a file.
 
 import argparse
 import os
+import stat
 import sys
 
 
@@ -57,11 +61,12 @@ import matplotlib.pyplot as plt  # pylint: disable=wrong-import-position,wrong-i
 
 
 def event_files(path):
-    """The event files `path` names: itself if a file, else those in the directory."""
-    if os.path.isfile(path):
-        return [path]
+    """The event files `path` names: those in the directory, else `path` itself (whatever
+    it is: reading it says if it is not a regular file)."""
     if not os.path.isdir(path):
-        raise FileNotFoundError("no such log directory or event file: %s" % path)
+        if not os.path.lexists(path):
+            raise FileNotFoundError("no such log directory or event file: %s" % path)
+        return [path]
     names = sorted(n for n in os.listdir(path) if "tfevents" in n)
     if not names:
         raise FileNotFoundError(
@@ -70,20 +75,69 @@ def event_files(path):
     return [os.path.join(path, n) for n in names]
 
 
+class NotARegularFile(OSError):
+    """An event file that is a FIFO, a device or a directory; the message says which."""
+
+
+class FileBytes:
+    """The bytes of an open regular file as read_records looks at them, read only when a
+    slice of them is asked for (pread). len() is the size fstat gave at the start, so every
+    record's length is checked against the file before its payload is read: a huge sparse
+    file costs one header, not its size in memory."""
+
+    def __init__(self, fd, path):
+        self._fd = fd
+        self._path = path
+        self._size = os.fstat(fd).st_size
+
+    def __len__(self):
+        return self._size
+
+    def __getitem__(self, part):
+        wanted = part.stop - part.start
+        got = os.pread(self._fd, wanted, part.start)
+        if len(got) != wanted:
+            raise decode_events.DamagedRecord(
+                "%s: cut short at offset %d while it was read" % (self._path, part.start))
+        return got
+
+
+def open_event_file(path):
+    """The file descriptor of the regular file at `path`, opened for reading. A FIFO is
+    opened without waiting for a writer (O_NONBLOCK), then refused with a device or a
+    directory, before a byte is read. Raises NotARegularFile or another OSError."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    mode = os.fstat(fd).st_mode
+    if stat.S_ISREG(mode):
+        return fd
+    os.close(fd)
+    kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else
+            "a character device" if stat.S_ISCHR(mode) else
+            "a block device" if stat.S_ISBLK(mode) else
+            "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+    raise NotARegularFile("%s: is %s, not a regular file (remove it or point to the real file)"
+                          % (path, kind))
+
+
 def read_scalars(paths):
     """{tag: [(step, value), ...]} over `paths` in order, and the problems met on the way."""
     scalars = {}
     problems = []
     for path in paths:
-        with open(path, "rb") as f:
-            data = f.read()
         try:
+            fd = open_event_file(path)
+        except NotARegularFile as refused:
+            problems.append("%s; skipped" % refused)
+            continue
+        try:
+            data = FileBytes(fd, path)
             for offset, payload in decode_events.read_records(data, path):
                 event = decode_events.Event()
                 try:
                     event.ParseFromString(payload)
                 except Exception:  # google.protobuf's DecodeError: a record that is no Event.
-                    problems.append("%s: record at offset %d is not an Event" % (path, offset))
+                    problems.append("%s: record at offset %d is not an Event (the events before "
+                                    "it are plotted)" % (path, offset))
                     break
                 if event.WhichOneof("what") != "summary":
                     continue
@@ -91,7 +145,9 @@ def read_scalars(paths):
                     if value.WhichOneof("value") == "simple_value":
                         scalars.setdefault(value.tag, []).append((event.step, value.simple_value))
         except decode_events.DamagedRecord as damage:
-            problems.append(str(damage))
+            problems.append("%s (the events before it are plotted)" % damage)
+        finally:
+            os.close(fd)
     return scalars, problems
 
 
@@ -146,7 +202,7 @@ def main(argv):
         sys.stderr.write("plot_scalars.py: %s\n" % error)
         return 1
     for problem in problems:
-        sys.stderr.write("plot_scalars.py: %s (the events before it are plotted)\n" % problem)
+        sys.stderr.write("plot_scalars.py: %s\n" % problem)
     if args.tags:
         wanted = args.tags.split(",")
         missing = [t for t in wanted if t not in scalars]

@@ -9,6 +9,10 @@
 # The build uses the default flags, which compile for the vector instructions of this
 # machine (see .bazelrc); BENCHMARK_CONFIG picks a config (BENCHMARK_CONFIG=portable).
 set -euo pipefail
+if [ $# -gt 1 ]; then
+  echo "run_benchmarks.sh: unexpected argument '$2'; usage: run_benchmarks.sh [OUT_FILE]" >&2
+  exit 2
+fi
 cd "$(dirname "$0")/.."
 out=${1:-chapters/appendix_performance/results.inc}
 binaries=(overhead_benchmark train_benchmark checkpoint_benchmark queue_benchmark)

@@ -2,6 +2,10 @@
 # Installs every Debian package that building, testing and documenting mts needs.
 # Idempotent: packages already present are left alone, so running it twice is safe.
 set -euo pipefail
+if [ $# -gt 0 ]; then
+  echo "setup.sh: unexpected argument '$1': it takes none" >&2
+  exit 2
+fi
 
 PACKAGES=(
   # The build: Debian's Bazel 4.2 and the C++ toolchain.

@@ -7,6 +7,10 @@
 #
 # Expensive (the whole build from nothing): run it once, on a quiet machine.
 set -euo pipefail
+if [ $# -gt 1 ]; then
+  echo "time_build.sh: unexpected argument '$2'; usage: time_build.sh [OUT_FILE]" >&2
+  exit 2
+fi
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 out=${1:-$repo/chapters/appendix_performance/build_times.inc}

@@ -1,7 +1,9 @@
 #include "src/06_monitored/monitored_training_session.h"
 
 #include <algorithm>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "src/02_chief_worker/chief_session_creator.h"
 #include "src/02_chief_worker/worker_session_creator.h"
@@ -9,7 +11,9 @@
 #include "src/03_hooked/hooks/step_counter_hook.h"
 #include "src/03_hooked/hooks/summary_saver_hook.h"
 #include "src/06_monitored/signal_stop_hook.h"
+#include "src/platform/directory_lock.h"
 #include "src/platform/errors.h"
+#include "src/platform/file_system.h"
 #include "src/platform/private_directory.h"
 
 namespace mts {
@@ -90,6 +94,23 @@ MonitoredSession::Hooks TensorFlowsDefaultHooks(const MonitoredTrainingSessionOp
   return hooks;
 }
 
+// Beyond TensorFlow: the directory of every CheckpointSaverHook among `hooks`, made and
+// locked (DirectoryLock) before any hook begins. The StepCounterHook and SummarySaverHook
+// begin first and start the directory's event file; a second chief refused only by the
+// CheckpointSaverHook's own lock left that file behind, in a directory another process
+// trains in. The hook's Begin gets the same lock and holds it from then on.
+std::vector<std::shared_ptr<DirectoryLock>> LockCheckpointDirectories(
+    const MonitoredSession::Hooks& hooks) {
+  std::vector<std::shared_ptr<DirectoryLock>> locks;
+  for (const std::shared_ptr<SessionRunHook>& hook : hooks) {
+    auto saver = std::dynamic_pointer_cast<CheckpointSaverHook>(hook);
+    if (saver == nullptr) continue;
+    DefaultFileSystem()->CreateDirectories(saver->checkpoint_dir());
+    locks.push_back(DirectoryLock::Acquire(saver->checkpoint_dir(), "checkpoints"));
+  }
+  return locks;
+}
+
 }  // namespace
 
 MonitoredSession::Hooks MonitoredTrainingSessionHooks(
@@ -123,6 +144,7 @@ std::unique_ptr<MonitoredSession> MonitoredTrainingSession(
   std::shared_ptr<Scaffold> scaffold =
       options.scaffold != nullptr ? options.scaffold : std::make_shared<Scaffold>();
   MonitoredSession::Hooks hooks = MonitoredTrainingSessionHooks(options, scaffold);
+  const std::vector<std::shared_ptr<DirectoryLock>> locks = LockCheckpointDirectories(hooks);
 
   std::shared_ptr<SessionCreator> creator;
   if (options.is_chief) {

@@ -1,6 +1,7 @@
 #include "src/06_monitored/signal_stop_hook.h"
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
@@ -43,6 +44,24 @@ struct sigaction g_previous_ignored[kNumIgnored];
 bool g_ignored_here[kNumIgnored];
 // [mts:ignored-signals-end]
 
+// Hooks whose session exists: counted from a hook's first AfterCreateSession to its
+// destruction. While there is none, the process is still creating its session (waiting for
+// a parameter server, for the chief, for a checkpoint), nothing has been trained that a
+// final checkpoint could keep, and the wait may have no end: a signal then stops the
+// process at once (HandleStopSignal).
+std::atomic<int> g_live_sessions{0};
+
+// What the handler says, with write(2), when a signal comes before any session exists.
+// Whole strings: a handler may not format.
+constexpr char kStopWhileCreatingTerm[] =
+    "Received SIGTERM while the session was still being created (waiting for a parameter "
+    "server, the chief or a checkpoint, or restoring one): nothing was trained yet, so "
+    "nothing is saved. Stopping now.\n";
+constexpr char kStopWhileCreatingInt[] =
+    "Received SIGINT while the session was still being created (waiting for a parameter "
+    "server, the chief or a checkpoint, or restoring one): nothing was trained yet, so "
+    "nothing is saved. Stopping now.\n";
+
 // What each of kSignals did before the handlers were installed, and whether our handler
 // replaced it (not when it was SIG_IGN). Written under g_mu *before* the handler is
 // installed; the handler only reads them.
@@ -71,12 +90,22 @@ int IndexOf(int sig) {
 }
 
 // [mts:signal-handler]
-// Async-signal-safe: an atomic compare-exchange, sigaction and raise, nothing else.
+// Async-signal-safe: atomics, write, sigaction and raise, nothing else.
 extern "C" void HandleStopSignal(int sig) {
-  int none = 0;
-  if (g_received.compare_exchange_strong(none, sig)) return;  // First: stop gracefully.
-  // Second: put back what was there before and raise again. The signal is blocked while
-  // its handler runs, so it is delivered, with the old disposition, when this returns.
+  if (g_live_sessions.load() == 0) {
+    // No session yet: nothing to save, and the wait for one may never end. Say so, then
+    // end as the signal would have without the hook.
+    const bool term = sig == SIGTERM;
+    const ssize_t ignored =
+        write(STDERR_FILENO, term ? kStopWhileCreatingTerm : kStopWhileCreatingInt,
+              (term ? sizeof(kStopWhileCreatingTerm) : sizeof(kStopWhileCreatingInt)) - 1);
+    (void)ignored;  // Nothing to do if stderr is gone: the stop matters, not the line.
+  } else {
+    int none = 0;
+    if (g_received.compare_exchange_strong(none, sig)) return;  // First: stop gracefully.
+  }
+  // Second (or no session): put back what was there before and raise again. The signal is
+  // blocked while its handler runs, so it is delivered, with the old disposition, on return.
   sigaction(sig, &g_previous[IndexOf(sig)], nullptr);
   raise(sig);
 }
@@ -157,7 +186,14 @@ void UninstallHandlers() {
 }  // namespace
 
 SignalStopHook::~SignalStopHook() {
+  if (live_) g_live_sessions.fetch_sub(1);
   if (installed_) UninstallHandlers();
+}
+
+void SignalStopHook::AfterCreateSession(SessionInterface& session, Coordinator* coord) {
+  if (live_) return;  // A recovery's new session: already counted.
+  live_ = true;
+  g_live_sessions.fetch_add(1);
 }
 
 void SignalStopHook::Begin() {

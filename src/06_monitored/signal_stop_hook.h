@@ -16,8 +16,13 @@
 // first Begin installs them (a signal ignored at that moment stays ignored), the last
 // destructor puts the previous dispositions back.
 //
-// Lifecycle: construct; Begin installs the handlers; BeforeRun and AfterRun request a stop
-// once a signal has come; the destructor uninstalls.
+// So does the first signal while no session exists yet (from Begin to the first
+// AfterCreateSession): nothing was trained, so the task says so on stderr and ends with the
+// signal's usual status. Chapter 06 says why a flag, and why the handlers are shared.
+//
+// Lifecycle: construct; Begin installs the handlers; AfterCreateSession counts the session
+// as existing; BeforeRun and AfterRun request a stop once a signal has come; the destructor
+// uninstalls.
 //
 // Thread safety: the hook is called from the training thread. The signal may arrive on any
 // thread: the handler only sets a lock-free atomic the hook reads.
@@ -51,6 +56,9 @@ class SignalStopHook : public SessionRunHook {
   /// them). A second Begin of the same hook does nothing.
   /// \throws RuntimeError "sigaction failed for SIGTERM: ..." if the system refuses.
   void Begin() override;
+  /// From the first call on, a signal stops after the step; before it (the session being
+  /// created), a signal ends the process at once, saying why.
+  void AfterCreateSession(SessionInterface& session, Coordinator* coord) override;
   /// Requests a stop if a signal was received before this run.
   SessionRunArgs BeforeRun(SessionRunContext& run_context) override;
   /// Requests a stop if a signal was received before or during this run.
@@ -70,6 +78,7 @@ class SignalStopHook : public SessionRunHook {
 
   const bool final_checkpoint_;  // A CheckpointSaverHook of the session saves at close.
   bool installed_ = false;       // This hook holds one reference to the shared handlers.
+  bool live_ = false;            // Its session exists: counted in the live sessions.
   bool logged_ = false;          // The stop was logged (once per hook).
 };
 

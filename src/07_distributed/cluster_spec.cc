@@ -1,13 +1,11 @@
 #include "src/07_distributed/cluster_spec.h"
 
 #include <cctype>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <sstream>
 #include <utility>
 
 #include "src/platform/errors.h"
+#include "src/platform/file_system.h"
 
 namespace mts {
 namespace {
@@ -134,14 +132,16 @@ ClusterSpec ClusterSpec::FromJson(const std::string& json) {
 }
 
 ClusterSpec ClusterSpec::FromJsonFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) {
-    throw NotFoundError("Cannot read the cluster spec file " + path + " (" + std::strerror(errno) +
-                        "); check the path.");
+  // Through the file system's reader: a FIFO or a device (/dev/zero) is refused before a
+  // byte is read, and no more than one byte past the limit is ever read.
+  const std::string text = DefaultFileSystem()->ReadFilePrefix(path, kMaxFileBytes + 1);
+  if (text.size() > kMaxFileBytes) {
+    throw ValueError("The cluster spec file " + path + " is larger than " +
+                     std::to_string(kMaxFileBytes >> 10) +
+                     " KiB, too large for a list of host:port addresses; check the path "
+                     "(the format is {\"ps\": [\"host:port\"], \"worker\": [...]}).");
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  return FromJson(text.str());
+  return FromJson(text);
 }
 
 std::vector<std::string> ClusterSpec::jobs() const {

@@ -13,6 +13,7 @@
 #ifndef MTS_SRC_07_DISTRIBUTED_CLUSTER_SPEC_H_
 #define MTS_SRC_07_DISTRIBUTED_CLUSTER_SPEC_H_
 
+#include <cstddef>
 #include <map>
 #include <string>
 #include <vector>
@@ -35,9 +36,14 @@ class ClusterSpec {
   /// Parses `{"job": ["host:port", ...], ...}`.
   /// \throws ValueError naming what is malformed (a job named twice included).
   static ClusterSpec FromJson(const std::string& json);
-  /// Reads and parses a JSON file.
-  /// \throws NotFoundError if it cannot be read.
-  /// \throws ValueError if it is malformed.
+  /// The largest cluster spec file FromJsonFile reads: 1 MiB, room for thousands of tasks.
+  static constexpr size_t kMaxFileBytes = size_t{1} << 20;
+
+  /// Reads and parses a JSON file, a regular file of at most kMaxFileBytes.
+  /// \throws NotFoundError naming the file if it does not exist; FailedPreconditionError if
+  ///   it is not a regular file (a FIFO would block, /dev/zero never end); another OpError
+  ///   if it cannot be read.
+  /// \throws ValueError if it is malformed or larger than kMaxFileBytes.
   static ClusterSpec FromJsonFile(const std::string& path);
 
   /// The job names, sorted.

@@ -203,8 +203,41 @@ std::string AbsolutePath(std::string_view path) {
   return normal.empty() ? "/" : normal;
 }
 
-bool IsInDirectory(std::string_view path, std::string_view dir) {
-  return Dirname(AbsolutePath(path)) == AbsolutePath(dir);
+namespace {
+
+// The names of `path` made absolute (against the working directory, as it is written), with
+// "" and "." left out but ".." kept: the steps the kernel takes, before it follows links.
+std::vector<std::string> NamesAsWritten(std::string_view path) {
+  std::string full(path);
+  if (full.empty() || full[0] != '/') full = JoinPath(AbsolutePath("."), full);
+  std::vector<std::string> names;
+  for (size_t start = 0; start < full.size();) {
+    size_t end = full.find('/', start);
+    if (end == std::string::npos) end = full.size();
+    const std::string name = full.substr(start, end - start);
+    if (!name.empty() && name != ".") names.push_back(name);
+    start = end + 1;
+  }
+  return names;
 }
+
+}  // namespace
+
+// [mts:is-in-directory]
+bool IsInDirectory(std::string_view path, std::string_view dir) {
+  const std::string name = Basename(path);
+  if (name.empty() || name == "." || name == "..") return false;
+  const std::vector<std::string> names = NamesAsWritten(path);
+  if (std::find(names.begin(), names.end(), "..") == names.end()) {
+    return Dirname(AbsolutePath(path)) == AbsolutePath(dir);
+  }
+  // The kernel resolves ".." after a symbolic link in the link's target: DIR/sub/../x, with
+  // DIR/sub a link to /else/where, is /else/x. Collapsing ".." as text would call it DIR/x.
+  // So a path with ".." is inside only if it spells out `dir` as written, then one name.
+  std::vector<std::string> expected = NamesAsWritten(dir);
+  expected.push_back(name);
+  return names == expected;
+}
+// [mts:is-in-directory-end]
 
 }  // namespace mts

@@ -143,6 +143,12 @@ class FileSystem {
   /// The size of the file at `path` in bytes. \throws NotFoundError naming it if missing.
   virtual uint64_t FileSize(const std::string& path) = 0;
 
+  /// Cuts the file at `path` back to its first `size` bytes: a writer whose write failed
+  /// part-way (a full disk) removes the torn tail and goes on after its last whole record.
+  /// \pre `size` is at most the file's size. \throws NotFoundError naming the file if it
+  ///   is missing; another OpError if it cannot be cut (the file is then unchanged).
+  virtual void TruncateFile(const std::string& path, uint64_t size) = 0;
+
   /// The paths matching the glob(3) `pattern` ("/tmp/run/model.ckpt-*.index"), sorted;
   /// empty when nothing matches (also when the directory is missing or unreadable).
   virtual std::vector<std::string> GetMatchingPaths(const std::string& pattern) = 0;
@@ -187,6 +193,10 @@ std::string AbsolutePath(std::string_view path);
 /// True if `path` names an entry directly inside directory `dir` (compared as AbsolutePath
 /// forms): IsInDirectory("/run/model.ckpt-5", "/run/") is true,
 /// IsInDirectory("/old/model.ckpt-5", "/run") and IsInDirectory("/run/a/b", "/run") false.
+/// A `path` with a ".." in it is inside only if it is `dir` as written followed by one name
+/// ("../run/model.ckpt-5" in "../run"): the kernel resolves "/run/sub/../x", with sub a
+/// symbolic link, in the link's target, so it is not "/run/x" (false). A path whose last
+/// name is "", "." or ".." is never inside.
 bool IsInDirectory(std::string_view path, std::string_view dir);
 
 }  // namespace mts

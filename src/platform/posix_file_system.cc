@@ -339,6 +339,12 @@ class PosixFileSystem : public FileSystem {
     return static_cast<uint64_t>(info.st_size);
   }
 
+  void TruncateFile(const std::string& path, uint64_t size) override {
+    if (::truncate(path.c_str(), static_cast<off_t>(size)) != 0) {
+      ThrowFileSystemError(path, errno);
+    }
+  }
+
   std::vector<std::string> GetMatchingPaths(const std::string& pattern) override {
     glob_t matches;
     // Without GLOB_ERR an unreadable or missing directory simply matches nothing, as in TF.

@@ -628,6 +628,35 @@ TEST_F(SaverTest, RotationNeverDeletesAFileOutsideTheCheckpointDirectory) {
                                dir_));
 }
 
+// Issue 32, item 5. A state file names run/sub/../victim.txt, run/sub being a symbolic link
+// to another directory: the kernel resolves that to the file beside the link's target, so
+// rotation must not take it for a file of run/ (as text, "run/victim.txt"); it logs and
+// leaves the user's file alone.
+TEST_F(SaverTest, RotationNeverDeletesThroughDotDotAfterASymbolicLink) {
+  Model model;
+  Session session;
+  session.Run(model.init);
+  const std::string run = Path("run");
+  fs_->CreateDirectories(run);
+  fs_->CreateDirectories(Path("elsewhere/deep"));
+  ASSERT_EQ(::symlink(Path("elsewhere/deep").c_str(), JoinPath(run, "sub").c_str()), 0);
+  const std::string victim = Path("elsewhere/victim.txt");
+  fs_->WriteFileAtomically(victim, "the user's file");
+  const std::string entry = JoinPath(run, "sub/../victim.txt");
+  Saver first;
+  const std::string saved = *first.Save(session, JoinPath(run, "model.ckpt"), 1);
+  UpdateCheckpointStateFile(run, saved, {entry, saved});
+
+  SaverOptions options;
+  options.max_to_keep = 1;
+  Saver saver({}, options);
+  saver.RecoverLastCheckpoints(GetCheckpointState(run)->all_model_checkpoint_paths);
+  ScopedLogCapture capture;
+  saver.Save(session, JoinPath(run, "model.ckpt"), 2);
+  EXPECT_EQ(fs_->ReadFile(victim), "the user's file");
+  EXPECT_TRUE(capture.Contains("Not deleting " + entry + ": it is outside the checkpoint"));
+}
+
 // SetLastCheckpointsWithTime replaces the tracked list.
 TEST_F(SaverTest, SetLastCheckpointsWithTimeReplacesTheList) {
   Model model;

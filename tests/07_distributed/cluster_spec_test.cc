@@ -1,5 +1,9 @@
 #include "src/07_distributed/cluster_spec.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
 #include <fstream>
 #include <string>
 
@@ -38,6 +42,24 @@ TEST(ClusterSpecTest, FromJsonFileReadsAFile) {
   std::ofstream(path) << R"({"ps": ["localhost:1"], "worker": ["localhost:2"]})";
   EXPECT_EQ(ClusterSpec::FromJsonFile(path).task_address("ps", 0), "localhost:1");
   EXPECT_THROW(ClusterSpec::FromJsonFile(path + ".missing"), NotFoundError);
+}
+
+// Issue 32, item 10. A cluster file that is a FIFO (which blocked for ever), a link to
+// /dev/zero (which grew to gigabytes) or merely huge is refused before it is read whole.
+TEST(ClusterSpecTest, FromJsonFileRefusesWhatIsNotASmallRegularFile) {
+  const std::string dir = std::getenv("TEST_TMPDIR");
+  const std::string fifo = dir + "/cluster.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_THAT([&] { ClusterSpec::FromJsonFile(fifo); },
+              ThrowsMessage<FailedPreconditionError>(HasSubstr("is a FIFO")));
+  const std::string zero = dir + "/cluster.zero";
+  ASSERT_EQ(::symlink("/dev/zero", zero.c_str()), 0);
+  EXPECT_THAT([&] { ClusterSpec::FromJsonFile(zero); },
+              ThrowsMessage<FailedPreconditionError>(HasSubstr("is a character device")));
+  const std::string huge = dir + "/cluster_huge.json";
+  std::ofstream(huge) << std::string(ClusterSpec::kMaxFileBytes + 1, ' ');
+  EXPECT_THAT([&] { ClusterSpec::FromJsonFile(huge); },
+              ThrowsMessage<ValueError>(HasSubstr("is larger than 1024 KiB")));
 }
 
 TEST(ClusterSpecTest, MalformedSpecsAreRejectedWithTheReason) {

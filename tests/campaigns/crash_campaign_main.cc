@@ -15,9 +15,9 @@
 #include <thread>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "tests/campaigns/crash_campaign.h"
+#include "tools/command_line.h"
 
 ABSL_FLAG(int, kills, 200, "SIGKILLs to deliver.");
 ABSL_FLAG(int64_t, steps, 300, "The step every run trains to.");
@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "Kills a training process with SIGKILL at seeded random moments, restarts it each "
       "time, and checks its checkpoints and its final model.");
-  absl::ParseCommandLine(argc, argv);
+  mts::ParseFlagsOnly(argc, argv);  // Flags only: any other argument is refused.
   mts::CrashCampaignOptions options;
   options.trainer = absl::GetFlag(FLAGS_trainer);
   options.kills = absl::GetFlag(FLAGS_kills);

@@ -30,7 +30,6 @@
 #include <string>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "src/01_session/graph.h"
 #include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/03_hooked/hooks/checkpoint_saver_hook.h"
@@ -39,6 +38,7 @@
 #include "src/06_monitored/monitored_session_scope.h"
 #include "src/06_monitored/monitored_training_session.h"
 #include "tests/campaigns/campaign_training.h"
+#include "tools/command_line.h"
 
 ABSL_FLAG(std::string, checkpoint_dir, "", "Where to restore from and save to.");
 ABSL_FLAG(int64_t, steps, 300, "Train until the global step reaches this.");
@@ -112,7 +112,7 @@ int Train() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::ParseCommandLine(argc, argv);
+  mts::ParseFlagsOnly(argc, argv);  // Flags only: any other argument is refused.
   try {
     return Train();
   } catch (const std::exception& e) {

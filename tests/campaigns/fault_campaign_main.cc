@@ -13,9 +13,9 @@
 #include <string>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "tests/campaigns/fault_campaign.h"
+#include "tools/command_line.h"
 
 ABSL_FLAG(int64_t, steps, 5000, "The step both runs train to.");
 ABSL_FLAG(int64_t, save_every, 20, "Checkpoint period, in steps.");
@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
       "Trains through MonitoredSession, its variables on a parameter server, while random "
       "Aborted/Unavailable errors strike every phase and the parameter server is killed and "
       "restarted, and compares the result with a fault-free run.");
-  absl::ParseCommandLine(argc, argv);
+  mts::ParseFlagsOnly(argc, argv);  // Flags only: any other argument is refused.
   // Every recovery is logged at INFO; the figures below are the story.
   setenv("MTS_MIN_LOG_LEVEL", "2", /*overwrite=*/1);
   mts::FaultCampaignOptions options;

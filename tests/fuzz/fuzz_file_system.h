@@ -60,6 +60,7 @@ class OneFileFileSystem : public FileSystem {
   void DeleteFile(const std::string&) override { ReadOnly(); }
   void RenameFile(const std::string&, const std::string&) override { ReadOnly(); }
   void CreateDirectories(const std::string&) override { ReadOnly(); }
+  void TruncateFile(const std::string&, uint64_t) override { ReadOnly(); }
   std::vector<std::string> GetMatchingPaths(const std::string&) override { ReadOnly(); }
   /// \endcond
 

@@ -186,6 +186,16 @@ TEST_F(FileSystemTest, AppendableFileWritesAfterExistingContents) {
   EXPECT_TRUE(fs_->Exists(Path("new")));
 }
 
+// TruncateFile cuts a file back to a length (a torn last record removed); a missing file
+// is NotFoundError naming it.
+TEST_F(FileSystemTest, TruncateFileCutsBackToTheLengthGiven) {
+  fs_->WriteFileAtomically(Path("events"), "whole;torn");
+  fs_->TruncateFile(Path("events"), 6);
+  EXPECT_EQ(fs_->ReadFile(Path("events")), "whole;");
+  EXPECT_THAT([&] { fs_->TruncateFile(Path("gone"), 0); },
+              ThrowsMessage<NotFoundError>(HasSubstr(Path("gone"))));
+}
+
 // After Close, writing is an error; closing again is not.
 TEST_F(FileSystemTest, WritableFileAfterCloseThrowsFailedPrecondition) {
   std::unique_ptr<WritableFile> file = fs_->NewWritableFile(Path("events"));
@@ -324,12 +334,31 @@ TEST(PathTest, AbsolutePath) {
   EXPECT_EQ(AbsolutePath("x/../y"), JoinPath(AbsolutePath(cwd), "y"));
 }
 
-// IsInDirectory: directly inside, after normalising both.
+// IsInDirectory: directly inside, after normalising both; ".." only as written in `dir`.
 TEST(PathTest, IsInDirectory) {
   EXPECT_TRUE(IsInDirectory("/run/model.ckpt-5", "/run/"));
   EXPECT_TRUE(IsInDirectory("/run/./model.ckpt-5", "/x/../run"));
   EXPECT_FALSE(IsInDirectory("/old/model.ckpt-5", "/run"));
   EXPECT_FALSE(IsInDirectory("/run/sub/model.ckpt-5", "/run"));
+  EXPECT_FALSE(IsInDirectory("/run/", "/"));
+  // Issue 32, item 5: ".." after a name that may be a link is not taken as text.
+  EXPECT_FALSE(IsInDirectory("/run/sub/../victim.txt", "/run"));
+  EXPECT_FALSE(IsInDirectory("/run/..", "/"));
+  EXPECT_TRUE(IsInDirectory("../run/model.ckpt-5", "../run"));
+  EXPECT_TRUE(IsInDirectory("/x/../run/./model.ckpt-5", "/x/../run/"));
+  EXPECT_FALSE(IsInDirectory("/x/../run/model.ckpt-5", "/run"));
+}
+
+// Issue 32, item 5, on the disk: DIR/sub a link to another directory, the state file's
+// DIR/sub/../victim.txt is the file beside that directory, which the kernel would unlink.
+TEST_F(FileSystemTest, IsInDirectoryDoesNotCollapseDotDotAfterASymbolicLink) {
+  fs_->CreateDirectories(Path("run"));
+  fs_->CreateDirectories(Path("elsewhere/deep"));
+  ASSERT_EQ(::symlink(Path("elsewhere/deep").c_str(), Path("run/sub").c_str()), 0);
+  fs_->WriteFileAtomically(Path("elsewhere/victim.txt"), "the user's file");
+  const std::string entry = Path("run/sub/../victim.txt");
+  EXPECT_EQ(fs_->ReadFile(entry), "the user's file");  // Where the kernel takes it.
+  EXPECT_FALSE(IsInDirectory(entry, Path("run")));
 }
 
 }  // namespace

@@ -375,6 +375,39 @@ void AppendCheckpointDirectoryRows(std::vector<BadInput>& rows) {
                      }));
 }
 
+// 02, issue 32 item 5: a state file naming DIR/sub/../victim.txt, DIR/sub a link to another
+// directory. The kernel resolves that to the file beside the link's target, which rotation
+// unlinked: its "inside the directory" check collapsed ".." as text.
+void AppendRotationThroughALinkRow(std::vector<BadInput>& rows) {
+  rows.push_back(Row(
+      "02",
+      "a state-file entry DIR/sub/../victim.txt, DIR/sub a symbolic link to another "
+      "directory, then rotation",
+      "none", "it is outside the checkpoint directory",
+      [] {
+        SavedModel model("rotation_link");
+        const std::string elsewhere = JoinPath(FreshDir("rotation_link_target"), "deep");
+        DefaultFileSystem()->CreateDirectories(elsewhere);
+        DefaultFileSystem()->WriteFileAtomically(JoinPath(Dirname(elsewhere), "victim.txt"),
+                                                 "the user's file");
+        const std::string link = JoinPath(model.dir, "sub");
+        if (::symlink(elsewhere.c_str(), link.c_str()) != 0) ThrowFileSystemError(link, errno);
+        UpdateCheckpointStateFile(model.dir, model.path,
+                                  {JoinPath(link, "../victim.txt"), model.path});
+        SaverOptions options;
+        options.max_to_keep = 1;
+        Saver saver({model.w}, options);
+        saver.RecoverLastCheckpoints(GetCheckpointState(model.dir)->all_model_checkpoint_paths);
+        Session session(&model.fresh.graph);
+        session.Run(GlobalVariablesInitializer());
+        saver.Save(session, JoinPath(model.dir, "model.ckpt"), 2);
+      },
+      [] {
+        const std::string victim = JoinPath(FreshDir("rotation_link_target"), "victim.txt");
+        return DefaultFileSystem()->Exists(victim) ? std::string() : "rotation deleted " + victim;
+      }));
+}
+
 // 02: SessionManager: contradictory paths, nothing to initialise with, a worker whose
 // chief never comes.
 void AppendSessionManagerRows(std::vector<BadInput>& rows) {
@@ -459,6 +492,34 @@ void AppendThrowingHookRows(std::vector<BadInput>& rows) {
       }));
 }
 
+// A Summary holding one scalar value.
+tensorflow::Summary ScalarSummary(const std::string& tag, float value) {
+  tensorflow::Summary summary;
+  tensorflow::Summary::Value* v = summary.add_value();
+  v->set_tag(tag);
+  v->set_simple_value(value);
+  return summary;
+}
+
+// "" if the event files of `dir` are `files` in number and hold the scalar steps `first` to
+// `last`, each once, in order; else what is wrong.
+std::string StepsInEventFiles(const std::string& dir, int64_t first, int64_t last, size_t files) {
+  if (ListEventFiles(dir).size() != files) {
+    return std::to_string(ListEventFiles(dir).size()) + " event files in " + dir;
+  }
+  std::vector<int64_t> steps;
+  for (const ScalarValue& value : ScalarSummaries(ReadEventDirectory(dir))) {
+    steps.push_back(value.step);
+  }
+  for (int64_t step = first; step <= last; ++step) {
+    if (steps.size() != static_cast<size_t>(last - first + 1) || steps[step - first] != step) {
+      return "the event files do not hold steps " + std::to_string(first) + " to " +
+             std::to_string(last) + " once each";
+    }
+  }
+  return "";
+}
+
 // 03: event files damaged, missing or contended, and a summary directory that is a file.
 void AppendEventFileRows(std::vector<BadInput>& rows) {
   rows.push_back(Row("03", "a truncated event file", "OutOfRangeError",
@@ -497,6 +558,48 @@ void AppendEventFileRows(std::vector<BadInput>& rows) {
                          throw InternalError("both writers write " + first.filename());
                        }
                      }));
+  // Issue 32, item 4: the writer appended to the deleted file, and every later event was lost.
+  rows.push_back(Row(
+      "03", "the event file deleted mid-run (rm DIR/events.out.tfevents.*)", "none",
+      "has disappeared",
+      [] {
+        FakeClock clock;
+        FileWriterOptions on_clock;
+        on_clock.clock = &clock;
+        FileWriter writer(FreshDir("events_deleted"), on_clock);
+        writer.AddSummary(ScalarSummary("loss", 1.0f), 1);
+        writer.Flush();
+        DefaultFileSystem()->DeleteFile(writer.filename());
+        for (int step = 2; step <= 5; ++step) {
+          writer.AddSummary(ScalarSummary("loss", static_cast<float>(step)), step);
+          writer.Flush();
+        }
+      },
+      [] { return StepsInEventFiles(FreshDir("events_deleted"), 2, 5, 1); }));
+  // Issue 32, item 11: a new, empty event file at every failed flush (485 in 8 s).
+  rows.push_back(Row(
+      "03", "the disk under the event file full for 20 flushes, then freed", "none",
+      "are kept and written again",
+      [] {
+        FailingWritesFileSystem disk("tfevents", ENOSPC);
+        disk.set_failing(false);
+        FakeClock clock;
+        FileWriterOptions on_disk;
+        on_disk.clock = &clock;
+        on_disk.fs = &disk;
+        FileWriter writer(FreshDir("events_full_disk"), on_disk);
+        writer.AddSummary(ScalarSummary("loss", 1.0f), 1);
+        writer.Flush();
+        disk.set_failing(true);
+        for (int step = 2; step <= 21; ++step) {
+          writer.AddSummary(ScalarSummary("loss", static_cast<float>(step)), step);
+          writer.Flush();
+        }
+        disk.set_failing(false);
+        writer.AddSummary(ScalarSummary("loss", 22.0f), 22);
+        writer.Close();
+      },
+      [] { return StepsInEventFiles(FreshDir("events_full_disk"), 1, 22, 1); }));
   rows.push_back(Row("03", "a summary directory whose path is a file", "FailedPreconditionError",
                      "choose another path", [] {
                        const std::string dir = FreshDir("logdir_is_file");
@@ -584,6 +687,7 @@ std::vector<BadInput> MakeRows() {
   AppendVariableAndTensorRows(rows);
   AppendSaverRows(rows);
   AppendCheckpointDirectoryRows(rows);
+  AppendRotationThroughALinkRow(rows);
   AppendSessionManagerRows(rows);
   AppendHookSettingRows(rows);
   AppendThrowingHookRows(rows);

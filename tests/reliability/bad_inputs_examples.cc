@@ -32,6 +32,7 @@
 #include "src/platform/file_system.h"
 #include "tests/reliability/bad_input_support.h"
 #include "tests/testing/child_process.h"
+#include "tests/testing/local_socket.h"
 
 namespace mts {
 namespace {
@@ -170,6 +171,21 @@ BadInput DamagedResumeRow(const std::string& tried, const std::string& name,
       "exit 0", advice);
 }
 
+// Every entry of `dir` with its size, modification time and contents' hash, one a line:
+// equal listings mean nothing in the directory was written.
+std::string DirectoryListing(const std::string& dir) {
+  std::string listing;
+  for (const std::string& name : DefaultFileSystem()->ListDirectory(dir)) {
+    const std::string path = JoinPath(dir, name);
+    struct stat info {};
+    ::stat(path.c_str(), &info);
+    listing += name + " " + std::to_string(info.st_size) + " " +
+               std::to_string(info.st_mtim.tv_sec) + "." + std::to_string(info.st_mtim.tv_nsec) +
+               " " + std::to_string(std::hash<std::string>()(ReadAll(path))) + "\n";
+  }
+  return listing;
+}
+
 void FlipByte(const std::string& path, size_t at) {
   std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
   file.seekg(static_cast<std::streamoff>(at));
@@ -193,6 +209,10 @@ void AppendSpiralsRows(std::vector<BadInput>& rows) {
   rows.push_back(ProgramRow("train_linear_regression --help (usage, nothing trains)",
                             {kLinear, {"--help"}, {"train_linear_regression: Fits", "final loss"}},
                             "exit 1", "Fits y = x w + b"));
+  // Issue 32, item 17: it aborted on the NaN (an uncaught exception, exit 134).
+  rows.push_back(ProgramRow("train_linear_regression --learning_rate=2 (the loss becomes NaN)",
+                            {kLinear, {"--learning_rate=2"}, {"train_linear_regression failed"}},
+                            "exit 1", "The model diverged: lower --learning_rate"));
   rows.push_back(ProgramRow("train_spirals --checkpoint_dir=/proc/self",
                             {kSpirals, {"--steps=10", "--checkpoint_dir=/proc/self"}}, "exit 1",
                             "exists but cannot hold new files"));
@@ -218,6 +238,30 @@ void AppendSpiralsRows(std::vector<BadInput>& rows) {
         return latest && Basename(*latest) == "model.ckpt-0"
                    ? std::string()
                    : "the newest checkpoint is not the finite model.ckpt-0";
+      }));
+
+  // Issue 32, item 19: the argument was ignored, and the run trained in /tmp/mts_spirals.
+  rows.push_back(ProgramRow("train_spirals mydir (a directory given without its flag)",
+                            {kSpirals, {"mydir"}}, "exit 2",
+                            "did you mean --checkpoint_dir=mydir?"));
+  // Issue 32, item 19: with nothing to train, the run still rewrote the newest checkpoint,
+  // the state file and graph.pbtxt (and started an event file).
+  const std::string done_dir = FreshDir("spirals_nothing_to_do");
+  auto before = std::make_shared<std::string>();
+  rows.push_back(ProgramRow(
+      "train_spirals --steps=20 in a directory already at step 20",
+      {kSpirals,
+       {"--steps=20", "--checkpoint_dir=" + done_dir},
+       {"nothing to train"},
+       nullptr,
+       [done_dir, before] {
+         CopyTrainedSpirals(done_dir, /*as_copied=*/false);
+         *before = DirectoryListing(done_dir);
+       }},
+      "exit 0", "nothing was written", [done_dir, before] {
+        const std::string after = DirectoryListing(done_dir);
+        return after == *before ? std::string()
+                                : "the directory changed: before\n" + *before + "after\n" + after;
       }));
 
   // ---- A damaged, missing or strange newest checkpoint: the fallback -------------------
@@ -300,6 +344,13 @@ void AppendSpiralsRows(std::vector<BadInput>& rows) {
          WaitForLine(**first_chief, "step ");  // Training: the directory is locked.
        }},
       "exit 1", "is in use by another process: pid", [first_chief, shared] {
+        // Issue 32, item 18: the refused run wrote nothing there, not even an event file
+        // (TensorBoard would take a newer empty one for the live run's).
+        const std::vector<std::string> events = ListEventFiles(shared);
+        if (events.size() != 1) {
+          (*first_chief)->Kill();
+          return std::to_string(events.size()) + " event files in the first run's directory";
+        }
         // The first run stops cleanly on SIGTERM, its final checkpoint whole.
         (*first_chief)->Signal(SIGTERM);
         (*first_chief)->ReadRest();
@@ -365,6 +416,50 @@ void AppendHostileUseRows(std::vector<BadInput>& rows) {
                                                           : "the user's file was overwritten";
       }));
 
+  // Issue 32, item 8: the first signal was ignored while a task created its session; a
+  // chief whose ps is missing retried forever, a worker waited for the chief until
+  // --max_wait_secs. One signal now ends the wait, saying so, with the signal's status.
+  const std::string missing_ps = AddressNobodyListensOn();
+  rows.push_back(ProgramRow(
+      "SIGTERM to a distributed_spirals chief whose ps is not there (it retries forever)",
+      {kDistributed,
+       {"--job_name=worker", "--task_index=0",
+        "--cluster=ps=" + missing_ps + ";worker=" + AddressNobodyListensOn(),
+        "--checkpoint_dir=" + FreshDir("chief_without_ps")},
+       {"Received SIGTERM"},
+       [](ChildProcess& chief) {
+         WaitForLine(chief, "Preemption error while creating a session (attempt 2)");
+         chief.Signal(SIGTERM);
+       },
+       nullptr,
+       ChildProcessOptions{std::nullopt, /*stderr_to_stdout=*/true}},
+      "killed by SIGTERM", "nothing was trained yet, so nothing is saved"));
+  auto ps = std::make_shared<std::unique_ptr<ChildProcess>>();
+  const std::string ps_address = AddressNobodyListensOn();
+  const std::string waiting_cluster = "--cluster=ps=" + ps_address + ";worker=" +
+                                      AddressNobodyListensOn() + "," + AddressNobodyListensOn();
+  rows.push_back(ProgramRow(
+      "Ctrl-C (SIGINT) to a distributed_spirals worker waiting for a chief that never comes",
+      {kDistributed,
+       {"--job_name=worker", "--task_index=1", waiting_cluster, "--max_wait_secs=86400"},
+       {"Received SIGINT"},
+       [](ChildProcess& worker) {
+         WaitForLine(worker, "Waiting for model to be ready");
+         worker.Signal(SIGINT);
+       },
+       [ps, waiting_cluster] {
+         *ps = std::make_unique<ChildProcess>(
+             RunfilePath(kDistributed),
+             std::vector<std::string>{"--job_name=ps", "--task_index=0", waiting_cluster},
+             "/dev/null");
+         WaitForLine(**ps, "serving at");
+       },
+       ChildProcessOptions{std::nullopt, /*stderr_to_stdout=*/true}},
+      "killed by SIGINT", "nothing was trained yet, so nothing is saved", [ps] {
+        ps->reset();  // Kills and reaps the ps.
+        return std::string();
+      }));
+
 #if !defined(MTS_THREAD_SANITIZER)
   // ulimit -f 12: below graph.pbtxt (about 125 KB), the first file a resumed run writes.
   // Not under ThreadSanitizer, whose runtime maps its memory through files that a file-size
@@ -399,6 +494,7 @@ BadInput ProgramRow(std::string tried, ProgramRun run, std::string expected, std
     const std::string stderr_path =
         JoinPath(FreshDir("program_rows"), "stderr_" + std::to_string(++runs));
     if (run.setup) run.setup();
+    // With stderr in the pipe (run.start.stderr_to_stdout), the file stays empty.
     ChildProcess program(RunfilePath(run.program), run.args, stderr_path, run.start);
     if (run.drive) run.drive(program);
     program.ReadRest();
@@ -432,6 +528,23 @@ void AppendExampleRows(std::vector<BadInput>& rows) {
        {"--job_name=worker", "--cluster=ps=127.0.0.1:2222;worker=127.0.0.1:2223",
         "--task_index=abc"}},
       "exit 2", "--task_index=abc: expected a whole number from 0 to 0"));
+  // Issue 32, item 10: on /dev/zero the task grew to 2.9 GB in 10 s; on a FIFO it blocked.
+  const std::string fifo = JoinPath(FreshDir("cluster_fifo"), "cluster.json");
+  rows.push_back(ProgramRow(
+      "distributed_spirals --job_name=worker --cluster_file=<a FIFO>",
+      {kDistributed,
+       {"--job_name=worker", "--task_index=0", "--cluster_file=" + fifo},
+       {},
+       nullptr,
+       [fifo] {
+         std::filesystem::remove(fifo);
+         if (::mkfifo(fifo.c_str(), 0600) != 0) ThrowFileSystemError(fifo, errno);
+       }},
+      "exit 2", "is a FIFO, not a regular file"));
+  rows.push_back(ProgramRow("distributed_spirals --job_name=worker --cluster_file=/dev/zero",
+                            {kDistributed,
+                             {"--job_name=worker", "--task_index=0", "--cluster_file=/dev/zero"}},
+                            "exit 2", "is a character device, not a regular file"));
   rows.push_back(ProgramRow("distributed_spirals --no_such_flag (absl refuses it)",
                             {kDistributed, {"--no_such_flag"}}, "exit 1",
                             "Unknown command line flag 'no_such_flag'"));

@@ -208,13 +208,16 @@ void AppendMonitoredFailureRows(std::vector<BadInput>& rows) {
         return CheckpointHolds(dir, JoinPath(dir, "model.ckpt-2"), 8.0f);
       }));
   rows.push_back(Row(
-      "06", "the disk under the event file full, then a clean close", "ResourceExhaustedError",
-      "free disk space",
+      "06", "the disk under the event file full, then a clean close", "none",
+      "are kept and written again in 1 s; the file is kept, whole, and continued",
       [] {
         const std::string dir = DirWithCheckpoint("events_disk_full");
         TrainableModel model;
         FailingWritesFileSystem disk("tfevents", ENOSPC);
-        SummaryWriterCache::Get(dir, nullptr, &disk);  // The writer every hook of `dir` uses.
+        FileWriterOptions on_disk;
+        on_disk.fs = &disk;
+        // The writer every hook of `dir` uses, over the full disk.
+        SummaryWriterCache::Insert(std::make_shared<FileWriter>(dir, on_disk));
         struct ForgetWriter {  // The cached writer must not outlive `disk`.
           ~ForgetWriter() { SummaryWriterCache::Clear(); }
         } forget;
@@ -223,7 +226,7 @@ void AppendMonitoredFailureRows(std::vector<BadInput>& rows) {
                              [&](MonitoredSession& sess) { sess.Run({}, {}, {model.train_op}); });
       },
       [] {
-        // The SummarySaverHook's End raised, and the CheckpointSaverHook's still saved.
+        // The events' failure was logged and raised nothing; the final checkpoint is saved.
         const std::string dir = FreshDir("events_disk_full");
         return CheckpointHolds(dir, JoinPath(dir, "model.ckpt-2"), 8.0f);
       }));

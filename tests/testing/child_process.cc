@@ -29,13 +29,14 @@ constexpr int kDefaultSignals[] = {SIGTERM, SIGINT, SIGPIPE, SIGXFSZ};
 // fork and exec, for what posix_spawn cannot set up (a resource limit). Between the two only
 // async-signal-safe calls: the test may have other threads. Returns the child's pid.
 pid_t ForkExec(const std::string& binary, char* const* argv, int out, int unused,
-               const std::string& stderr_path, uint64_t file_size_limit) {
+               const std::string& stderr_path, const ChildProcessOptions& options) {
   const pid_t pid = ::fork();
   if (pid != 0) return pid;
   ::dup2(out, 1);
+  if (options.stderr_to_stdout) ::dup2(out, 2);
   ::close(out);
   ::close(unused);
-  if (!stderr_path.empty()) {
+  if (!stderr_path.empty() && !options.stderr_to_stdout) {
     const int err = ::open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (err >= 0) ::dup2(err, 2);
   }
@@ -44,8 +45,10 @@ pid_t ForkExec(const std::string& binary, char* const* argv, int out, int unused
   for (int sig : kDefaultSignals) ::sigaction(sig, &default_action, nullptr);
   rlimit limit{};
   ::getrlimit(RLIMIT_FSIZE, &limit);
-  limit.rlim_cur = static_cast<rlim_t>(file_size_limit);
-  ::setrlimit(RLIMIT_FSIZE, &limit);
+  if (options.file_size_limit) {
+    limit.rlim_cur = static_cast<rlim_t>(*options.file_size_limit);
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+  }
   ::execv(binary.c_str(), argv);
   ::_exit(127);
 }
@@ -60,7 +63,7 @@ ChildProcess::ChildProcess(const std::string& binary, const std::vector<std::str
     std::vector<char*> argv = {const_cast<char*>(binary.c_str())};
     for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
     argv.push_back(nullptr);
-    pid_ = ForkExec(binary, argv.data(), fds[1], fds[0], stderr_path, *options.file_size_limit);
+    pid_ = ForkExec(binary, argv.data(), fds[1], fds[0], stderr_path, options);
     ::close(fds[1]);
     if (pid_ < 0) {
       ::close(fds[0]);
@@ -72,9 +75,10 @@ ChildProcess::ChildProcess(const std::string& binary, const std::vector<std::str
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+  if (options.stderr_to_stdout) posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
   posix_spawn_file_actions_addclose(&actions, fds[0]);
   posix_spawn_file_actions_addclose(&actions, fds[1]);
-  if (!stderr_path.empty()) {
+  if (!stderr_path.empty() && !options.stderr_to_stdout) {
     posix_spawn_file_actions_addopen(&actions, 2, stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
                                      0644);
   }

@@ -10,7 +10,8 @@
 // sleeping. The child starts with SIGTERM, SIGINT, SIGPIPE and SIGXFSZ at their default
 // dispositions even when the test inherited them ignored (a background job's, a runner's),
 // or a signal test could not fail. A test can close the pipe (as `| head` does when it has
-// its lines) and limit the size of the files the child writes (as `ulimit -f` does).
+// its lines), limit the size of the files the child writes (as `ulimit -f` does), and send
+// its stderr into the pipe too (`2>&1`), to wait for a line it logs.
 // The destructor SIGKILLs and reaps a child still running, so no test leaves one behind.
 //
 // Thread safety: one thread per ChildProcess.
@@ -30,6 +31,9 @@ namespace mts {
 struct ChildProcessOptions {
   /// The most bytes a file it writes may hold (RLIMIT_FSIZE, `ulimit -f`); none if unset.
   std::optional<uint64_t> file_size_limit;
+  /// Its stderr goes into the same pipe as its stdout (`2>&1`), so a test can wait for a
+  /// line the program logs; the stderr path given is then not used.
+  bool stderr_to_stdout = false;
 };
 
 /// A started program and the read end of its stdout.

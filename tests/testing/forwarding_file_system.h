@@ -63,6 +63,9 @@ class ForwardingFileSystem : public FileSystem {
   }
   void CreateDirectories(const std::string& dir) override { base_->CreateDirectories(dir); }
   uint64_t FileSize(const std::string& path) override { return base_->FileSize(path); }
+  void TruncateFile(const std::string& path, uint64_t size) override {
+    base_->TruncateFile(path, size);
+  }
   std::vector<std::string> GetMatchingPaths(const std::string& pattern) override {
     return base_->GetMatchingPaths(pattern);
   }

@@ -83,7 +83,23 @@ expect 0 $? "$work/d2.txt" "then stopped (the events before count):" "truncated 
 "$plot" "$run" --output="$work/damaged.png" > "$work/d3.txt" 2>&1
 expect 0 $? "$work/d3.txt" "truncated record at offset" "(the events before it are plotted)"
 
-# 5. Usage: --help, no argument, conflicting flags, nothing there.
+# 5. Issue 32, item 9: event files that are a FIFO or a link to /dev/zero. plot_scalars hung
+#    on the first and grew to 7 GB in 15 s on the second; now each is refused before a byte
+#    is read, and the regular file beside them is still drawn. (`timeout` and `ulimit -v`
+#    only stop a regression from hanging the test or filling the machine.)
+hostile="$work/hostile"
+mkdir -p "$hostile"
+cp "$(ls "$run"/events.out.tfevents.* | head -1)" "$hostile/"
+mkfifo "$hostile/events.out.tfevents.9999999998.fifo"
+ln -s /dev/zero "$hostile/events.out.tfevents.9999999999.zero"
+(ulimit -v 4000000; timeout 120 "$plot" "$hostile" --output="$work/h1.png") > "$work/h1.txt" 2>&1
+expect 0 $? "$work/h1.txt" "events.out.tfevents.9999999998.fifo: is a FIFO, not a regular file" \
+  "events.out.tfevents.9999999999.zero: is a character device, not a regular file" "3 tags"
+(ulimit -v 4000000; timeout 120 "$plot" "$hostile/events.out.tfevents.9999999998.fifo" \
+  --output="$work/h2.png") > "$work/h2.txt" 2>&1
+expect 1 $? "$work/h2.txt" "is a FIFO, not a regular file" "no scalar values in"
+
+# 6. Usage: --help, no argument, conflicting flags, nothing there.
 "$inspect_checkpoint" --help > "$work/u1.txt" 2>&1
 expect 1 $? "$work/u1.txt" "Usage: inspect_checkpoint FILE_OR_DIRECTORY" "--tensor_name"
 "$inspect_events" --help > "$work/u2.txt" 2>&1

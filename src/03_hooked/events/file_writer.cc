@@ -1,9 +1,6 @@
 #include "src/03_hooked/events/file_writer.h"
 
-#include <unistd.h>
-
-#include <cinttypes>
-#include <cstdio>
+#include <algorithm>
 #include <utility>
 
 #include "src/01_session/graph_def.h"
@@ -14,8 +11,8 @@
 namespace mts {
 namespace {
 
-// Runs `action`, returning what it throws instead of throwing it: the flush thread hands
-// failures to the next Flush or Close, on the caller's thread.
+// Runs `action`, returning what it throws instead of throwing it: the flush thread decides
+// what a failure means (keep the events, back off), not the thread that happened to flush.
 template <typename Action>
 std::exception_ptr Try(Action action) {
   try {
@@ -26,11 +23,22 @@ std::exception_ptr Try(Action action) {
   }
 }
 
-std::string Hostname() {
-  char name[256] = {};
-  if (gethostname(name, sizeof(name) - 1) != 0 || name[0] == '\0') return "localhost";
-  return name;
+std::string WhatOf(const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "unknown error";
+  }
 }
+
+// While writes fail: the first wait before trying again, and the longest.
+constexpr int64_t kFirstRetryMicros = 1000000;
+constexpr int64_t kMaxRetryMicros = 60 * 1000000;
+// While writes fail, the most bytes of events kept for later; beyond, new events are
+// dropped (and counted), so a disk full for a day does not fill the memory too.
+constexpr size_t kMaxHeldBytes = size_t{16} << 20;
 
 }  // namespace
 
@@ -38,26 +46,22 @@ FileWriter::FileWriter(const std::string& logdir, const FileWriterOptions& optio
     : logdir_(logdir),
       max_queue_(options.max_queue > 0 ? static_cast<size_t>(options.max_queue) : 0),
       flush_micros_(static_cast<int64_t>(options.flush_secs * 1e6)),
-      filename_suffix_(options.filename_suffix),
       clock_(options.clock != nullptr ? options.clock : RealClock()),
-      fs_(options.fs != nullptr ? options.fs : DefaultFileSystem()) {
+      fs_(options.fs != nullptr ? options.fs : DefaultFileSystem()),
+      file_(logdir_, options.filename_suffix, fs_, [this](const std::string& path) {
+        std::lock_guard<std::mutex> lock(mu_);
+        filename_ = path;
+      }) {
   fs_->CreateDirectories(logdir_);
   // TensorFlow's InitWithSuffix: a writer given a suffix makes its file straight away.
-  if (!filename_suffix_.empty()) {
-    OpenFile(clock_->WallTimeMicros() / 1000000);
+  if (!options.filename_suffix.empty()) {
+    file_.Create(clock_->WallTimeMicros() / 1000000);
     file_open_ = true;
   }
   StartThread();
 }
 
-FileWriter::~FileWriter() {
-  try {
-    Close();
-  } catch (const std::exception& e) {
-    // A destructor must not throw; a caller who needed to know called Close itself.
-    MTS_LOG(ERROR) << "FileWriter for " << logdir_ << ": closing failed: " << e.what();
-  }
-}
+FileWriter::~FileWriter() { Close(); }  // Close never throws.
 
 std::string FileWriter::filename() const {
   std::lock_guard<std::mutex> lock(mu_);
@@ -142,6 +146,10 @@ void FileWriter::Enqueue(const tensorflow::Event& event) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (!closed_) {
+      if (failed_attempts_ > 0 && queued_bytes_ + record.size() > kMaxHeldBytes) {
+        ++dropped_;  // Said with the next failure or the recovery.
+        return;
+      }
       if (!file_open_) {
         // TensorFlow makes the file at the first write, so its name records when events
         // began: ask the thread for the file now, named for this second.
@@ -149,11 +157,10 @@ void FileWriter::Enqueue(const tensorflow::Event& event) {
         open_requested_ = true;
         open_seconds_ = clock_->WallTimeMicros() / 1000000;
       }
+      queued_bytes_ += record.size();
       queue_.push_back(std::move(record));
       ++enqueued_;
-      if (open_requested_ || (max_queue_ > 0 && queue_.size() >= max_queue_)) {
-        wake_cv_.notify_all();
-      }
+      if (open_requested_ || QueueFull()) wake_cv_.notify_all();
       return;
     }
   }
@@ -161,15 +168,17 @@ void FileWriter::Enqueue(const tensorflow::Event& event) {
                    << "). The event is dropped; call Reopen() to write again.";
 }
 
+bool FileWriter::QueueFull() const {
+  return failed_attempts_ == 0 && max_queue_ > 0 && queue_.size() >= max_queue_;
+}
+
 void FileWriter::Flush() {
   std::unique_lock<std::mutex> lock(mu_);
-  if (!closed_ && flushed_through_ < enqueued_) {
-    const uint64_t target = enqueued_;
-    flush_requested_ = true;
-    wake_cv_.notify_all();
-    flushed_cv_.wait(lock, [&] { return flushed_through_ >= target; });
-  }
-  if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+  if (closed_ || flushed_through_ >= enqueued_) return;
+  const uint64_t target = enqueued_;
+  flush_requested_ = true;
+  wake_cv_.notify_all();
+  flushed_cv_.wait(lock, [&] { return flushed_through_ >= target; });
 }
 
 void FileWriter::Close() {
@@ -183,20 +192,29 @@ void FileWriter::Close() {
     wake_cv_.notify_all();
   }
   thread_.join();
-  std::exception_ptr error;
+  size_t unwritten = 0;
+  std::string why;
   {
     std::lock_guard<std::mutex> lock(mu_);
     stop_requested_ = false;
     file_open_ = false;  // The next write, after Reopen, starts a new file.
-    error = std::exchange(error_, nullptr);
+    unwritten = queue_.size() + dropped_;
+    why = last_error_;
+    queue_.clear();
+    queued_bytes_ = 0;
+    failed_attempts_ = 0;
+    dropped_ = 0;
+  }
+  if (unwritten > 0) {
+    MTS_LOG(ERROR) << "FileWriter for " << logdir_ << ": closing with " << unwritten
+                   << " event(s) that could not be written (" << why << "); they are lost.";
   }
   try {
-    if (file_ != nullptr) file_->Close();
-  } catch (...) {
-    if (!error) error = std::current_exception();
+    file_.Close();
+  } catch (const std::exception& e) {
+    MTS_LOG(ERROR) << "FileWriter for " << logdir_
+                   << ": closing the event file failed: " << e.what();
   }
-  file_.reset();
-  if (error) std::rethrow_exception(error);
 }
 
 void FileWriter::Reopen() {
@@ -216,117 +234,91 @@ void FileWriter::StartThread() {
 // [mts:flush-thread]
 void FileWriter::Run() {
   std::unique_lock<std::mutex> lock(mu_);
-  int64_t next_flush = clock_->NowMicros() + flush_micros_;
+  int64_t next_write = clock_->NowMicros() + flush_micros_;
   for (;;) {
-    clock_->WaitFor(lock, wake_cv_, next_flush - clock_->NowMicros(), [&] {
-      return open_requested_ || stop_requested_ || flush_requested_ ||
-             (max_queue_ > 0 && queue_.size() >= max_queue_);
+    clock_->WaitFor(lock, wake_cv_, next_write - clock_->NowMicros(), [&] {
+      return open_requested_ || stop_requested_ || flush_requested_ || QueueFull();
     });
     const bool open = std::exchange(open_requested_, false);
-    const bool write = stop_requested_ || flush_requested_ ||
-                       (max_queue_ > 0 && queue_.size() >= max_queue_) ||
-                       clock_->NowMicros() >= next_flush;
+    const bool timed = clock_->NowMicros() >= next_write;
+    const bool write = stop_requested_ || flush_requested_ || QueueFull() || timed;
     if (!open && !write) continue;  // Woken early, for nothing.
 
     // Take the whole queue and write it without the lock, so adds never wait for the disk.
     const bool stopping = stop_requested_;
-    const int64_t open_seconds = open_seconds_;
+    const bool failing = failed_attempts_ > 0;
+    const int64_t seconds = open ? open_seconds_ : clock_->WallTimeMicros() / 1000000;
     std::deque<std::string> batch;
     uint64_t through = flushed_through_;
     if (write) {
       flush_requested_ = false;
       batch.swap(queue_);
+      queued_bytes_ = 0;
       through = enqueued_;
     }
     lock.unlock();
-    std::exception_ptr error;
-    if (open) error = Try([&] { OpenFile(open_seconds); });
-    if (!error && !batch.empty()) error = Try([&] { WriteBatch(batch); });
-    if (error) AbandonFile(error, batch.size());
+    const std::exception_ptr error = Try([&] {
+      if (!batch.empty()) {
+        file_.Append(batch, seconds);
+      } else if (open || failing) {
+        file_.Create(seconds);  // The file of the first add, or one a failure kept back.
+      }
+    });
     lock.lock();
 
-    if (error && !error_) error_ = error;
+    if (error) {
+      next_write = AfterFailure(error, std::move(batch), timed);
+    } else {
+      if (failed_attempts_ > 0) SayRecovered();
+      if (write) next_write = clock_->NowMicros() + flush_micros_;
+    }
     if (write) {
       flushed_through_ = through;
       flushed_cv_.notify_all();
-      next_flush = clock_->NowMicros() + flush_micros_;
     }
     if (stopping) return;
   }
 }
 // [mts:flush-thread-end]
 
-void FileWriter::WriteBatch(const std::deque<std::string>& batch) {
-  // Only if opening failed earlier (the failure went to error_): try again, named for now.
-  if (file_ == nullptr) OpenFile(clock_->WallTimeMicros() / 1000000);
-  for (const std::string& record : batch) file_->WriteRecord(record);
-  file_->Sync();
+// [mts:write-failed]
+int64_t FileWriter::AfterFailure(const std::exception_ptr& error, std::deque<std::string> batch,
+                                 bool timed) {
+  // The batch is older than what was added meanwhile: back to the head of the queue.
+  for (auto it = batch.rbegin(); it != batch.rend(); ++it) {
+    queued_bytes_ += it->size();
+    queue_.push_front(std::move(*it));
+  }
+  while (queued_bytes_ > kMaxHeldBytes && !queue_.empty()) {
+    queued_bytes_ -= queue_.back().size();
+    queue_.pop_back();
+    ++dropped_;
+  }
+  const bool first = failed_attempts_++ == 0;
+  retry_micros_ = first ? kFirstRetryMicros : std::min(retry_micros_ * 2, kMaxRetryMicros);
+  last_error_ = WhatOf(error);
+  const std::string name = filename_.empty() ? logdir_ : filename_;
+  const double retry_secs = static_cast<double>(retry_micros_) / 1e6;
+  // Said when it starts, and at each timed attempt after: once per interval.
+  if (first) {
+    MTS_LOG(ERROR) << "FileWriter: writing to " << name << " failed: " << last_error_ << ". "
+                   << queue_.size() << " event(s) are kept and written again in " << retry_secs
+                   << " s; the file is kept, whole, and continued.";
+  } else if (timed) {
+    MTS_LOG(ERROR) << "FileWriter: " << name << " still cannot be written: " << last_error_ << ". "
+                   << queue_.size() << " event(s) wait, " << dropped_ << " dropped (more than "
+                   << (kMaxHeldBytes >> 20) << " MiB waited); next try in " << retry_secs << " s.";
+  }
+  return clock_->NowMicros() + retry_micros_;
 }
+// [mts:write-failed-end]
 
-void FileWriter::AbandonFile(const std::exception_ptr& error, size_t events) {
-  // Said now, on the flush thread, not only at the next Flush: a job may run for days
-  // before anyone flushes, and a full disk wants attention while there is time.
-  std::string name;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    name = filename_.empty() ? logdir_ : filename_;
-  }
-  std::string what = "unknown error";
-  try {
-    std::rethrow_exception(error);
-  } catch (const std::exception& e) {
-    what = e.what();
-  } catch (...) {
-  }
-  MTS_LOG(ERROR) << "FileWriter: writing to " << name << " failed, " << events
-                 << " event(s) lost: " << what
-                 << ". The next events go to a new file; earlier ones are intact.";
-  if (file_ == nullptr) return;
-  try {
-    file_->Close();
-  } catch (...) {
-    // The write already failed and was reported; the close of a torn file adds nothing.
-  }
-  file_.reset();
+void FileWriter::SayRecovered() {
+  MTS_LOG(WARNING) << "FileWriter: writing to " << filename_ << " again after " << failed_attempts_
+                   << " failed attempt(s); " << dropped_
+                   << " event(s) were dropped while it failed.";
+  failed_attempts_ = 0;
+  dropped_ = 0;
 }
-
-// [mts:first-event]
-void FileWriter::OpenFile(int64_t seconds) {
-  // The name and the first record carry the same whole second.
-  char stamp[32];
-  std::snprintf(stamp, sizeof(stamp), "%010" PRId64, seconds);
-  const std::string base =
-      JoinPath(logdir_, std::string("events.out.tfevents.") + stamp + "." + Hostname());
-  // Never truncate: if the name is taken (another writer, this second), add pid and count.
-  std::string path = base + filename_suffix_;
-  std::unique_ptr<WritableFile> out;
-  for (int n = 0; out == nullptr; ++n) {
-    try {
-      out = fs_->NewExclusiveFile(path);
-    } catch (const AlreadyExistsError&) {
-      if (n >= 1000) throw;
-      path = base + "." + std::to_string(::getpid()) + "." + std::to_string(n) + filename_suffix_;
-    }
-  }
-  if (path != base + filename_suffix_) {
-    MTS_LOG(INFO) << "FileWriter: " << base + filename_suffix_
-                  << " is taken (another writer opened it this second); writing " << path
-                  << " instead.";
-  }
-  auto file = std::make_unique<RecordWriter>(std::move(out));
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    filename_ = path;
-  }
-
-  tensorflow::Event first;
-  first.set_wall_time(static_cast<double>(seconds));
-  first.set_file_version(kFileVersion);
-  file->WriteRecord(first.SerializeAsString());
-  file->Sync();  // A reader can tell at once that this is an event file.
-
-  file_ = std::move(file);
-}
-// [mts:first-event-end]
 
 }  // namespace mts

@@ -3,16 +3,21 @@
 //
 //   HookedSession       SummarySaverHook, StepCounterHook, CheckpointSaverHook, ProfilerHook
 //     FileWriter        <-- this file: queues Events; its flush thread writes them
-//       RecordWriter    frames each serialized Event as a TFRecord (record_writer.h)
+//       EventFile       the file on disk: its name, first record, repair (event_file.h)
+//         RecordWriter  frames each serialized Event as a TFRecord (record_writer.h)
+//           WritableFile  the platform seam (src/platform/file_system.h)
 //
 // An add only serializes the event onto a queue, and never blocks. The flush thread writes
 // and syncs the queue every `flush_secs` (on the Clock), when `max_queue` events wait, at
 // Flush() (which waits for it) and at Close(). The file,
 // <logdir>/events.out.tfevents.<seconds>.<hostname><suffix>, is made at the first add (or
 // at construction with a suffix), never over an existing one (the name then gets
-// ".<pid>.<n>"), and starts with the file_version event "brain.Event:2". A failed write is
-// logged when it happens and raised by the next Flush or Close; the next write starts a
-// new file.
+// ".<pid>.<n>"), and starts with the file_version event "brain.Event:2" (EventFile). A
+// failed write never stops training and costs no events while they fit in 16 MiB: it is
+// logged, the batch is written again into the same file after 1, 2, 4 ... 60 s, and Flush
+// and Close do not raise it (Close logs what it could not write). A file someone deletes is
+// made again at the next flush, with that flush's events. Chapter 03, "Event files", says
+// why, and the names page how this differs from TensorFlow's writer.
 //
 // Thread safety: every method may be called from any thread.
 //
@@ -41,7 +46,7 @@
 #include "src/01_session/session_interface.h"
 #include "src/01_session/summary.pb.h"
 #include "src/03_hooked/events/event.pb.h"
-#include "src/03_hooked/events/record_writer.h"
+#include "src/03_hooked/events/event_file.h"
 #include "src/platform/clock.h"
 #include "src/platform/file_system.h"
 
@@ -80,16 +85,13 @@ struct FileWriterOptions {
 /// TensorFlow: `tf.compat.v1.summary.FileWriter` / `EventFileWriter`.
 class FileWriter {
  public:
-  /// The version string of the first record of every event file.
-  static constexpr char kFileVersion[] = "brain.Event:2";
-
   /// TensorFlow's `FileWriter(logdir, max_queue=10, flush_secs=120, filename_suffix=None)`:
   /// creates `logdir` if needed and starts the flush thread, which writes as `options` say
   /// (the keyword arguments are its fields). With a `filename_suffix` the event file is
   /// created now, otherwise at the first add.
   /// \throws OpError if the directory (or, with a suffix, the file) cannot be created.
   explicit FileWriter(const std::string& logdir, const FileWriterOptions& options = {});
-  /// Closes; never throws (a failure to write the last events is logged).
+  /// Closes; never throws (events that cannot be written are logged as lost).
   ~FileWriter();
 
   FileWriter(const FileWriter&) = delete;
@@ -132,15 +134,13 @@ class FileWriter {
   void AddRunMetadata(const RunMetadata& run_metadata, const std::string& tag,
                       int64_t global_step = 0);
 
-  /// Blocks until every event queued before the call is written and synced. Does nothing
-  /// after Close().
-  /// \throws OpError if writing failed since the last Flush or Close (it is reported once;
-  ///         the events of the failed write are lost, the writer carries on).
+  /// Blocks until every event queued before the call is written and synced, or the write
+  /// failed (logged; the events stay queued for the next attempt). Does nothing after
+  /// Close(). Never raises a write failure: as in TensorFlow, training carries on.
   void Flush();
 
   /// Writes and syncs what is queued, closes the file and stops the thread. A second Close
-  /// does nothing.
-  /// \throws OpError if the last writes or the close failed; the writer is closed anyway.
+  /// does nothing. Never throws: events that cannot be written are logged as lost.
   void Close();
 
   /// After Close(): starts the flush thread again; the next write creates a new event file.
@@ -159,19 +159,19 @@ class FileWriter {
   void StartThread();
   // The flush thread: waits for a reason to write, writes the queue, until Close.
   void Run();
-  // On the flush thread: appends `batch` to the file and syncs it.
-  void WriteBatch(const std::deque<std::string>& batch);
-  // Creates the event file named for `seconds` since the epoch (a free name: never an
-  // existing file), writes and syncs its first record, and makes it the file written to.
-  void OpenFile(int64_t seconds);
-  // On the flush thread, after a failed open or write that lost `events` events: logs it,
-  // and drops the file so that the next write starts a new one.
-  void AbandonFile(const std::exception_ptr& error, size_t events);
+  // Whether the queue alone is a reason to write: max_queue reached, unless backing off.
+  // Called with mu_ held.
+  bool QueueFull() const;
+  // On the flush thread, with mu_ held, after a write of `batch` failed with `error`: puts
+  // the batch back, logs (the first failure, and each failed `timed` retry), and returns
+  // when to try again.
+  int64_t AfterFailure(const std::exception_ptr& error, std::deque<std::string> batch, bool timed);
+  // On the flush thread, with mu_ held, after a write that ended a failure: logs it.
+  void SayRecovered();
 
   const std::string logdir_;
   const size_t max_queue_;  // 0: no limit.
   const int64_t flush_micros_;
-  const std::string filename_suffix_;
   Clock* const clock_;
   FileSystem* const fs_;
 
@@ -179,18 +179,18 @@ class FileWriter {
   std::thread thread_;       // Guarded by lifecycle_mu_ (after construction).
 
   // Owned by the flush thread while it runs; by the constructor, Close and Reopen otherwise.
-  std::unique_ptr<RecordWriter> file_;
+  EventFile file_;
 
   mutable std::mutex mu_;
   std::condition_variable wake_cv_;          // The flush thread waits here, through clock_.
   std::condition_variable flushed_cv_;       // Flush() waits here for flushed_through_.
   std::deque<std::string> queue_;            // Guarded by mu_. Serialized Events to write.
+  size_t queued_bytes_ = 0;                  // Guarded by mu_. Their total size.
   uint64_t enqueued_ = 0;                    // Guarded by mu_. Events ever queued.
-  uint64_t flushed_through_ = 0;             // Guarded by mu_. Of those, how many are synced.
+  uint64_t flushed_through_ = 0;             // Guarded by mu_. Of those, how many were tried.
   bool closed_ = false;                      // Guarded by mu_.
   bool stop_requested_ = false;              // Guarded by mu_. Close asks the thread to finish.
   bool flush_requested_ = false;             // Guarded by mu_. Flush asks the thread to write.
-  std::exception_ptr error_;                 // Guarded by mu_. The first unreported failure.
   std::set<std::string> seen_summary_tags_;  // Guarded by mu_. Tags whose metadata went out.
   std::set<std::string> run_metadata_tags_;  // Guarded by mu_. Tags AddRunMetadata used.
   std::string filename_;                     // Guarded by mu_.
@@ -198,6 +198,12 @@ class FileWriter {
   bool file_open_ = false;
   bool open_requested_ = false;  // Guarded by mu_. An add asks the thread to make the file,
   int64_t open_seconds_ = 0;     // Guarded by mu_. named for this second.
+  // Guarded by mu_. While writes fail: the attempts so far, the wait before the next, the
+  // events dropped for want of room, and the last error's text.
+  int failed_attempts_ = 0;
+  int64_t retry_micros_ = 0;
+  uint64_t dropped_ = 0;
+  std::string last_error_;
 };
 
 }  // namespace mts

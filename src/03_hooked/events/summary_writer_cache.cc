@@ -5,6 +5,7 @@
 #include <mutex>
 #include <utility>
 
+#include "src/platform/errors.h"
 #include "src/platform/logging.h"
 
 namespace mts {
@@ -23,17 +24,13 @@ Cache& TheCache() {
 
 }  // namespace
 
-std::shared_ptr<FileWriter> SummaryWriterCache::Get(const std::string& logdir, Clock* clock,
-                                                    FileSystem* fs) {
+std::shared_ptr<FileWriter> SummaryWriterCache::Get(const std::string& logdir) {
   Cache& cache = TheCache();
   std::lock_guard<std::mutex> lock(cache.mu);
   std::shared_ptr<FileWriter>& writer = cache.writers[logdir];
   if (writer == nullptr) {
     try {
-      FileWriterOptions options;
-      options.clock = clock;
-      options.fs = fs;
-      writer = std::make_shared<FileWriter>(logdir, options);
+      writer = std::make_shared<FileWriter>(logdir);
     } catch (...) {
       cache.writers.erase(logdir);
       throw;
@@ -43,6 +40,16 @@ std::shared_ptr<FileWriter> SummaryWriterCache::Get(const std::string& logdir, C
     writer->AddGraph(GetDefaultGraph());
   }
   return writer;
+}
+
+void SummaryWriterCache::Insert(std::shared_ptr<FileWriter> writer) {
+  Cache& cache = TheCache();
+  std::lock_guard<std::mutex> lock(cache.mu);
+  const std::string logdir = writer->logdir();
+  if (!cache.writers.emplace(logdir, std::move(writer)).second) {
+    throw AlreadyExistsError("SummaryWriterCache::Insert: the cache has a writer for " + logdir +
+                             " already; Clear it first.");
+  }
 }
 
 void SummaryWriterCache::Clear() {

@@ -39,10 +39,11 @@ CheckpointSaverHook::CheckpointSaverHook(std::string checkpoint_dir,
       }()) {}
 
 void CheckpointSaverHook::Begin() {
-  summary_writer_ = SummaryWriterCache::Get(checkpoint_dir_);  // Also makes the directory.
   // Beyond TensorFlow: one writer of checkpoints per directory. A second chief is refused
-  // here, before any session exists or any file is written.
+  // here, before any session exists or any file is written (its event file included).
+  DefaultFileSystem()->CreateDirectories(checkpoint_dir_);
   directory_lock_ = DirectoryLock::Acquire(checkpoint_dir_, "checkpoints");
+  summary_writer_ = SummaryWriterCache::Get(checkpoint_dir_);
   std::optional<Output> read = GetOrCreateGlobalStepRead();
   if (!read) throw RuntimeError("Global step should be created to use CheckpointSaverHook.");
   global_step_read_ = *read;

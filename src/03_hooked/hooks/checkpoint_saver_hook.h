@@ -83,13 +83,14 @@ class CheckpointSaverHook : public SessionRunHook {
   ///   save_steps is given (so the default options always throw, as TensorFlow's do).
   CheckpointSaverHook(std::string checkpoint_dir, CheckpointSaverHookOptions options);
 
-  /// Gets the writer of checkpoint_dir from SummaryWriterCache, locks checkpoint_dir for
-  /// this process (DirectoryLock, held until End or the hook's destruction; beyond
-  /// TensorFlow), finds (or makes) the global step's read tensor, and calls every
+  /// Makes checkpoint_dir and locks it for this process (DirectoryLock, held until End or
+  /// the hook's destruction; beyond TensorFlow), then gets its writer from
+  /// SummaryWriterCache, finds (or makes) the global step's read tensor, and calls every
   /// listener's Begin.
   /// \throws RuntimeError "Global step should be created to use CheckpointSaverHook." if
-  ///   the graph has no global step; OpError if the writer cannot create checkpoint_dir;
-  ///   FailedPreconditionError naming the other process if another process holds the lock.
+  ///   the graph has no global step; OpError if checkpoint_dir cannot be made;
+  ///   FailedPreconditionError naming the other process if another process holds the lock
+  ///   (nothing is written then).
   void Begin() override;
   /// Writes `<checkpoint_dir>/graph.pbtxt` and a graph event (unless save_graph_def is
   /// false), then saves a checkpoint at the session's current step and starts the timer
@@ -107,11 +108,13 @@ class CheckpointSaverHook : public SessionRunHook {
   void AfterRun(SessionRunContext& run_context, const SessionRunValues& run_values) override;
   /// Saves if the final step was not saved yet, calls every listener's End with it, then
   /// flushes the event writer (so the last CHECKPOINT event is on disk) and releases the
-  /// directory's lock. \throws as AfterCreateSession; OpError if the flush fails.
+  /// directory's lock. \throws as AfterCreateSession.
   void End(SessionInterface& session) override;
 
   /// "<checkpoint_dir>/<checkpoint_basename>": the prefix every checkpoint path starts with.
   const std::string& save_path() const { return save_path_; }
+  /// The directory the checkpoints go to (and Begin locks).
+  const std::string& checkpoint_dir() const { return checkpoint_dir_; }
 
  private:
   // Saves at `step` with the listener calls around it; true if a listener asked to stop.

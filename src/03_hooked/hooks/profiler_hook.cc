@@ -15,11 +15,12 @@ ProfilerHook::ProfilerHook(ProfilerHookOptions options)
       show_dataflow_(options.show_dataflow),
       show_memory_(options.show_memory),
       fs_(options.fs != nullptr ? options.fs : DefaultFileSystem()),
-      clock_(options.clock),
       timer_(options.save_secs, options.save_steps, options.clock) {}
 
 void ProfilerHook::Begin() {
-  writer_ = SummaryWriterCache::Get(output_dir_.empty() ? "." : output_dir_, clock_, fs_);
+  // The directory's shared writer runs on its own clock and file system, not this hook's:
+  // it outlives the hook.
+  writer_ = SummaryWriterCache::Get(output_dir_.empty() ? "." : output_dir_);
   next_step_.reset();
   std::optional<Output> read = GetOrCreateGlobalStepRead();
   if (!read) throw RuntimeError("Global step should be created to use ProfilerHook.");

@@ -45,7 +45,8 @@ struct ProfilerHookOptions {
   bool show_memory = false;
   /// Where save_secs are measured; null: RealClock().
   Clock* clock = nullptr;
-  /// Where the files are written; null: DefaultFileSystem().
+  /// Where the timeline files are written; null: DefaultFileSystem(). (The run metadata
+  /// goes through output_dir's shared writer, which uses its own.)
   FileSystem* fs = nullptr;
 };
 
@@ -81,7 +82,6 @@ class ProfilerHook : public SessionRunHook {
   bool show_dataflow_;
   bool show_memory_;
   FileSystem* fs_;
-  Clock* clock_;
   SecondOrStepTimer timer_;
   std::shared_ptr<FileWriter> writer_;  // output_dir's, from Begin.
   Output global_step_read_;

@@ -71,7 +71,7 @@ class SummarySaverHook : public SessionRunHook {
   /// Writes START after the first run and the fetched summaries, at the real step.
   /// \throws InvalidArgumentError if a summary op returned bytes that are not a Summary.
   void AfterRun(SessionRunContext& run_context, const SessionRunValues& run_values) override;
-  /// Flushes the writer. \throws OpError if writing failed (FileWriter::Flush).
+  /// Flushes the writer (a write that fails is logged by it, not raised: FileWriter::Flush).
   void End(SessionInterface& session) override;
 
  private:

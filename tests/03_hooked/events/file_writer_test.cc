@@ -7,8 +7,10 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <condition_variable>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -45,9 +47,12 @@ std::string ThisHost() {
 }
 
 // The POSIX file system, watched: it counts Syncs (so a test can wait for the flush thread
-// to finish writing) and can be told to fail every Append (a full disk).
+// to finish writing) and can be told to fail Appends, as a full disk does: at once, or
+// after writing half of the data (a torn record).
 class WatchedFileSystem : public ForwardingFileSystem {
  public:
+  enum class Appends { kWork, kFail, kTear };
+
   // Blocks until at least `n` Syncs have completed in total.
   void WaitForSyncs(int n) {
     std::unique_lock<std::mutex> lock(mu_);
@@ -57,10 +62,20 @@ class WatchedFileSystem : public ForwardingFileSystem {
     std::lock_guard<std::mutex> lock(mu_);
     return syncs_;
   }
-  void set_fail_appends(bool fail) {
-    std::lock_guard<std::mutex> lock(mu_);
-    fail_appends_ = fail;
+  // Blocks until at least `n` Appends have failed in total.
+  void WaitForFailures(int n) {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return failures_ >= n; });
   }
+  int failures() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return failures_;
+  }
+  void set_appends(Appends appends) {
+    std::lock_guard<std::mutex> lock(mu_);
+    appends_ = appends;
+  }
+  void set_fail_appends(bool fail) { set_appends(fail ? Appends::kFail : Appends::kWork); }
 
   std::unique_ptr<WritableFile> NewWritableFile(const std::string& path) override {
     return std::make_unique<File>(this, DefaultFileSystem()->NewWritableFile(path));
@@ -78,9 +93,20 @@ class WatchedFileSystem : public ForwardingFileSystem {
     File(WatchedFileSystem* fs, std::unique_ptr<WritableFile> file)
         : fs_(fs), file_(std::move(file)) {}
     void Append(std::string_view data) override {
+      Appends appends;
       {
         std::lock_guard<std::mutex> lock(fs_->mu_);
-        if (fs_->fail_appends_) throw ResourceExhaustedError("disk full (simulated)");
+        appends = fs_->appends_;
+      }
+      if (appends == Appends::kTear) {
+        file_->Append(data.substr(0, data.size() / 2));
+        file_->Flush();  // The half record reaches the file, as a disk filling up leaves it.
+      }
+      if (appends != Appends::kWork) {
+        std::lock_guard<std::mutex> lock(fs_->mu_);
+        ++fs_->failures_;
+        fs_->cv_.notify_all();
+        ThrowFileSystemError("the event file", ENOSPC);
       }
       file_->Append(data);
     }
@@ -100,9 +126,17 @@ class WatchedFileSystem : public ForwardingFileSystem {
 
   mutable std::mutex mu_;
   std::condition_variable cv_;
-  int syncs_ = 0;              // Guarded by mu_.
-  bool fail_appends_ = false;  // Guarded by mu_.
+  int syncs_ = 0;                     // Guarded by mu_.
+  int failures_ = 0;                  // Guarded by mu_.
+  Appends appends_ = Appends::kWork;  // Guarded by mu_.
 };
+
+// How many captured log lines contain `text`.
+int CountLines(const ScopedLogCapture& log, const std::string& text) {
+  int count = 0;
+  for (const std::string& line : log.lines()) count += line.find(text) != std::string::npos;
+  return count;
+}
 
 // A writer's options: TensorFlow's defaults, time from `clock`, files through `fs` (the real
 // disk if null).
@@ -374,35 +408,173 @@ TEST(FileWriterTest, AddSummaryRejectsBytesThatAreNotASummary) {
   EXPECT_EQ(writer.filename(), "");  // Nothing was written, so no file was made.
 }
 
-// A failed write on the flush thread (a full disk) is logged when it happens, naming the file
-// and the events lost, and reported by the next Flush, once. The torn file keeps what it
-// had; once the disk is freed the writer carries on in a new file, which does not truncate
-// the first although both are named for the same second.
-TEST(FileWriterTest, WriteFailureIsLoggedReportedOnceAndTheNextWriteStartsANewFile) {
+// A failed write on the flush thread (a full disk) is logged when it happens, naming the
+// file; Flush does not raise it (TensorFlow logs and carries on). The events are kept and
+// written with the next flush once the disk works, into the same file: nothing is lost.
+TEST(FileWriterTest, AFailedWriteIsLoggedAndItsEventsWrittenLaterInTheSameFile) {
   FakeClock clock;
   WatchedFileSystem fs;
   ScopedLogCapture log;
-  FileWriter writer(NewLogDir("failure"), Options(&clock, &fs));
+  const std::string dir = NewLogDir("failure");
+  FileWriter writer(dir, Options(&clock, &fs));
   writer.AddSummary(Scalar("ok", 1), 1);
   writer.Flush();
-  const std::string first = writer.filename();
+  const std::string file = writer.filename();
 
   fs.set_fail_appends(true);
-  writer.AddSummary(Scalar("lost", 2), 2);
-  EXPECT_THROW(writer.Flush(), ResourceExhaustedError);
-  EXPECT_TRUE(log.Contains("FileWriter: writing to " + first + " failed, 1 event(s) lost"));
+  writer.AddSummary(Scalar("kept", 2), 2);
   EXPECT_NO_THROW(writer.Flush());
+  EXPECT_TRUE(log.Contains("FileWriter: writing to " + file + " failed: "));
+  EXPECT_TRUE(log.Contains("1 event(s) are kept"));
 
   fs.set_fail_appends(false);
   writer.AddSummary(Scalar("ok", 3), 3);
   writer.Flush();
-  ASSERT_NE(writer.filename(), first);
-  const std::vector<ScalarValue> before = ScalarSummaries(ReadEventFile(first));
-  const std::vector<ScalarValue> after = ScalarSummaries(ReadEventFile(writer.filename()));
-  ASSERT_EQ(before.size(), 1u);
-  EXPECT_EQ(before[0].step, 1);
-  ASSERT_EQ(after.size(), 1u);
-  EXPECT_EQ(after[0].step, 3);
+  EXPECT_TRUE(log.Contains("again after 1 failed attempt(s); 0 event(s) were dropped"));
+  EXPECT_EQ(writer.filename(), file);
+  EXPECT_EQ(ListEventFiles(dir), std::vector<std::string>{file});
+  const std::vector<ScalarValue> scalars = ScalarSummaries(ReadEventFile(file));
+  ASSERT_EQ(scalars.size(), 3u);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(scalars[i].step, i + 1);
+}
+
+// Issue 32, item 11. On a full disk the writer backs off: the max_queue trigger sleeps,
+// attempts come 1, 2, 4 ... s apart and each is said once; every attempt reuses the one file,
+// first cutting off the record the last failure tore. Once the disk works, every event is
+// in that file, in order, and the file reads to its end.
+TEST(FileWriterTest, AFullDiskIsRetriedWithBackoffInOneFileAndLosesNothing) {
+  FakeClock clock;
+  WatchedFileSystem fs;
+  ScopedLogCapture log;
+  const std::string dir = NewLogDir("full_disk");
+  FileWriterOptions options = Options(&clock, &fs);
+  options.max_queue = 2;
+  FileWriter writer(dir, options);
+  writer.AddSummary(Scalar("loss", 1), 1);
+  writer.Flush();
+  const std::string file = writer.filename();
+
+  fs.set_appends(WatchedFileSystem::Appends::kTear);
+  writer.AddSummary(Scalar("loss", 2), 2);
+  writer.Flush();  // Fails, tearing half a record into the file...
+  EXPECT_EQ(ScalarSummaries(ReadEventFile(file)).size(), 1u);  // ...which is cut off at once.
+  for (int step = 3; step <= 8; ++step) writer.AddSummary(Scalar("loss", step), step);
+  clock.BlockUntilThreadsAsleep(1);
+  clock.Advance(kSecond);  // The first retry is due: one attempt, despite max_queue.
+  fs.WaitForFailures(2);
+  clock.BlockUntilThreadsAsleep(1);  // Back in its wait: the attempt is logged.
+  EXPECT_EQ(fs.failures(), 2);
+  EXPECT_EQ(CountLines(log, "still cannot be written"), 1);
+  clock.Advance(kSecond);  // The next is 2 s after the last: not yet.
+  clock.Advance(kSecond);
+  fs.WaitForFailures(3);
+  clock.BlockUntilThreadsAsleep(1);
+  EXPECT_EQ(fs.failures(), 3);
+  EXPECT_EQ(CountLines(log, "still cannot be written"), 2);
+  EXPECT_TRUE(log.Contains("7 event(s) wait, 0 dropped"));
+
+  fs.set_appends(WatchedFileSystem::Appends::kWork);  // The disk is freed.
+  const int syncs = fs.syncs();
+  clock.Advance(4 * kSecond);
+  fs.WaitForSyncs(syncs + 1);
+  writer.Close();
+  EXPECT_TRUE(log.Contains("again after 3 failed attempt(s)"));
+  EXPECT_EQ(ListEventFiles(dir), std::vector<std::string>{file});
+  const std::vector<ScalarValue> scalars = ScalarSummaries(ReadEventFile(file));
+  ASSERT_EQ(scalars.size(), 8u);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(scalars[i].step, i + 1);
+}
+
+// A file whose first record could not be written (the disk full as it was made) is the
+// file the next attempt uses: one file, whole, however many attempts it takes.
+TEST(FileWriterTest, AFileWhoseFirstRecordFailedIsReusedNotMultiplied) {
+  FakeClock clock;
+  WatchedFileSystem fs;
+  ScopedLogCapture log;
+  const std::string dir = NewLogDir("first_record_fails");
+  FileWriter writer(dir, Options(&clock, &fs));
+  fs.set_appends(WatchedFileSystem::Appends::kTear);
+  writer.AddSummary(Scalar("loss", 1), 1);
+  for (int attempt = 2; attempt <= 4; ++attempt) {
+    writer.AddSummary(Scalar("loss", attempt), attempt);
+    writer.Flush();
+  }
+  EXPECT_EQ(ListEventFiles(dir).size(), 1u);
+  fs.set_appends(WatchedFileSystem::Appends::kWork);
+  writer.AddSummary(Scalar("loss", 5), 5);
+  writer.Flush();
+  ASSERT_EQ(ListEventFiles(dir).size(), 1u);
+  const std::vector<tensorflow::Event> events = ReadEventFile(ListEventFiles(dir)[0]);
+  EXPECT_EQ(events[0].file_version(), "brain.Event:2");
+  EXPECT_EQ(ScalarSummaries(events).size(), 5u);
+}
+
+// Close on a disk that still fails does not throw: it logs the events it could not write,
+// and leaves the file ending at its last whole record.
+TEST(FileWriterTest, CloseOnAFailingDiskLogsTheLostEventsAndLeavesTheFileWhole) {
+  FakeClock clock;
+  WatchedFileSystem fs;
+  ScopedLogCapture log;
+  FileWriter writer(NewLogDir("close_failing"), Options(&clock, &fs));
+  writer.AddSummary(Scalar("loss", 1), 1);
+  writer.Flush();
+  fs.set_appends(WatchedFileSystem::Appends::kTear);
+  writer.AddSummary(Scalar("loss", 2), 2);
+  writer.AddSummary(Scalar("loss", 3), 3);
+  EXPECT_NO_THROW(writer.Close());
+  EXPECT_TRUE(log.Contains("closing with 2 event(s) that could not be written"));
+  EXPECT_EQ(ScalarSummaries(ReadEventFile(writer.filename())).size(), 1u);  // No torn tail.
+}
+
+// Issue 32, item 4. The event file deleted mid-run: the next flush notices, says so, and
+// writes that flush's events and every later one into a new file; none is lost.
+TEST(FileWriterTest, ADeletedEventFileIsMadeAgainWithTheEventsOfThatFlush) {
+  FakeClock clock;
+  ScopedLogCapture log;
+  const std::string dir = NewLogDir("deleted");
+  FileWriter writer(dir, Options(&clock));
+  writer.AddSummary(Scalar("loss", 1), 1);
+  writer.Flush();
+  const std::string first = writer.filename();
+  DefaultFileSystem()->DeleteFile(first);
+
+  clock.Advance(3 * kSecond);
+  writer.AddSummary(Scalar("loss", 2), 2);
+  writer.Flush();
+  writer.AddSummary(Scalar("loss", 3), 3);
+  writer.Close();
+  EXPECT_TRUE(log.Contains("The events file " + first + " has disappeared"));
+  const std::vector<std::string> files = ListEventFiles(dir);
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(files[0], writer.filename());
+  const std::vector<tensorflow::Event> events = ReadEventFile(files[0]);
+  EXPECT_EQ(events[0].file_version(), "brain.Event:2");
+  const std::vector<ScalarValue> scalars = ScalarSummaries(events);
+  ASSERT_EQ(scalars.size(), 2u);
+  EXPECT_EQ(scalars[0].step, 2);
+  EXPECT_EQ(scalars[1].step, 3);
+}
+
+// The directory removed (and made again, or not) mid-run: the writer makes the directory
+// and a new file in it, and the events after the removal all arrive.
+TEST(FileWriterTest, ARemovedLogDirectoryIsMadeAgainWithANewFile) {
+  for (const bool recreate : {true, false}) {
+    FakeClock clock;
+    const std::string dir = NewLogDir(recreate ? "removed_recreated" : "removed");
+    FileWriter writer(dir, Options(&clock));
+    writer.AddSummary(Scalar("loss", 1), 1);
+    writer.Flush();
+    std::filesystem::remove_all(dir);
+    if (recreate) std::filesystem::create_directories(dir);
+    writer.AddSummary(Scalar("loss", 2), 2);
+    writer.Flush();
+    writer.AddSummary(Scalar("loss", 3), 3);
+    writer.Close();
+    const std::vector<ScalarValue> scalars = ScalarSummaries(ReadEventDirectory(dir));
+    ASSERT_EQ(scalars.size(), 2u) << "recreate " << recreate;
+    EXPECT_EQ(scalars[0].step, 2);
+    EXPECT_EQ(scalars[1].step, 3);
+  }
 }
 
 // Two writers that open their files in the same second (two runs started together) never
@@ -448,33 +620,45 @@ TEST(FileWriterTest, ConcurrentAddsAllArrive) {
 // The cache hands every caller the same writer for one directory and different writers for
 // different directories; Clear closes them and forgets them.
 TEST(SummaryWriterCacheTest, OneWriterPerDirectoryUntilClear) {
-  FakeClock clock;
   const std::string a = NewLogDir("cache_a");
   const std::string b = NewLogDir("cache_b");
-  std::shared_ptr<FileWriter> first = SummaryWriterCache::Get(a, &clock);
+  std::shared_ptr<FileWriter> first = SummaryWriterCache::Get(a);
   EXPECT_EQ(SummaryWriterCache::Get(a), first);
-  EXPECT_NE(SummaryWriterCache::Get(b, &clock), first);
+  EXPECT_NE(SummaryWriterCache::Get(b), first);
   EXPECT_EQ(first->logdir(), a);
 
   SummaryWriterCache::Clear();
   EXPECT_TRUE(first->closed());
-  std::shared_ptr<FileWriter> second = SummaryWriterCache::Get(a, &clock);
+  std::shared_ptr<FileWriter> second = SummaryWriterCache::Get(a);
   EXPECT_NE(second, first);
   SummaryWriterCache::Clear();
 }
 
 // Many threads asking at once for the same directory all get one writer.
 TEST(SummaryWriterCacheTest, ConcurrentGetsShareOneWriter) {
-  FakeClock clock;
   const std::string dir = NewLogDir("cache_concurrent");
   std::vector<std::shared_ptr<FileWriter>> got(8);
   std::vector<std::thread> threads;
   for (size_t i = 0; i < got.size(); ++i) {
-    threads.emplace_back([&, i] { got[i] = SummaryWriterCache::Get(dir, &clock); });
+    threads.emplace_back([&, i] { got[i] = SummaryWriterCache::Get(dir); });
   }
   for (std::thread& thread : threads) thread.join();
   for (const std::shared_ptr<FileWriter>& writer : got) EXPECT_EQ(writer, got[0]);
   SummaryWriterCache::Clear();
+}
+
+// A writer of the caller's (over a test's disk) can be put in the cache, once per directory;
+// Get then returns it.
+TEST(SummaryWriterCacheTest, InsertMakesAWriterTheDirectorysUntilClear) {
+  FakeClock clock;
+  const std::string dir = NewLogDir("cache_insert");
+  auto writer = std::make_shared<FileWriter>(dir, Options(&clock));
+  SummaryWriterCache::Insert(writer);
+  EXPECT_EQ(SummaryWriterCache::Get(dir), writer);
+  EXPECT_THROW(SummaryWriterCache::Insert(std::make_shared<FileWriter>(dir, Options(&clock))),
+               AlreadyExistsError);
+  SummaryWriterCache::Clear();  // Before `clock` goes: the writer borrows it.
+  EXPECT_TRUE(writer->closed());
 }
 
 }  // namespace

@@ -4,9 +4,11 @@
 #include "src/03_hooked/hooks/profiler_hook.h"
 
 #include <algorithm>
+#include <memory>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "src/03_hooked/events/event_file_reader.h"
 #include "src/03_hooked/events/summary_writer_cache.h"
 #include "src/platform/errors.h"
 #include "src/platform/file_system.h"
@@ -44,9 +46,8 @@ class ProfilerHookTest : public ::testing::Test {
     const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
     dir_ = JoinPath(::testing::TempDir(), std::string("profiler_") + info->name());
   }
-  // The hooks' writers live in the process-wide cache and keep &clock_, which dies with the
-  // fixture: close them first, or a writer's thread reads a clock that is gone (TSan saw it
-  // read the next test's fixture, built at the same address).
+  // The hooks' writers live in the process-wide cache: close them, so that each test starts
+  // with writers of its own.
   ~ProfilerHookTest() override { SummaryWriterCache::Clear(); }
 
   // The steps whose timeline file exists in dir_, among 0..max_step.
@@ -116,6 +117,31 @@ TEST_F(ProfilerHookTest, CountsFromTheStepOfTheFirstRun) {
   harness_.Start({hook}, /*initial_step=*/10);
   for (int i = 0; i < 11; ++i) harness_.Step();  // Ends at step 21.
   EXPECT_EQ(TimelineSteps(30), (std::vector<int64_t>{15, 20}));
+}
+
+// Issue 32, item 12. The directory's shared writer is not built on the hook's clock: a hook
+// whose test clock dies before the cache entry leaves a writer that still works, and the
+// events it writes carry the real time, not the dead clock's.
+TEST_F(ProfilerHookTest, TheSharedWriterDoesNotBorrowTheHooksClock) {
+  auto clock = std::make_unique<FakeClock>();  // On the heap, so ASan sees a use after free.
+  ProfilerHookOptions options;
+  options.save_steps = 1;
+  options.output_dir = dir_;
+  options.clock = clock.get();
+  auto hook = std::make_shared<ProfilerHook>(options);
+  harness_.Start({hook});
+  harness_.Step();
+  harness_.Step();  // Traced: a run-metadata event goes to the shared writer.
+  clock.reset();
+  std::shared_ptr<FileWriter> writer = SummaryWriterCache::Get(dir_);
+  writer->Flush();
+  SummaryWriterCache::Clear();  // Joins the writer's thread, which must not touch `clock`.
+  const std::vector<tensorflow::Event> events = ReadEventDirectory(dir_);
+  ASSERT_FALSE(events.empty());
+  for (const tensorflow::Event& event : events) {
+    EXPECT_GT(event.wall_time(), FakeClock::kDefaultWallStartMicros / 1e6 + 1e7)
+        << "an event stamped by the hook's fake clock";
+  }
 }
 
 // save_secs=10 on a FakeClock: the first run (t=0) arms; the run that starts once 10 s have

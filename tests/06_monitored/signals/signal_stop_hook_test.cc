@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "gtest/gtest.h"
 #include "src/01_session/graph.h"
@@ -20,6 +21,7 @@
 #include "src/06_monitored/monitored_training_session.h"
 #include "src/platform/file_system.h"
 #include "src/platform/logging.h"
+#include "tests/testing/fake_clock.h"
 
 namespace mts {
 namespace {
@@ -224,6 +226,31 @@ TEST_P(SignalStopHookTest, SecondSignalWithDefaultDispositionKills) {
         std::_Exit(0);
       },
       ::testing::KilledBySignal(GetParam()), "");
+}
+
+// Issue 32, item 8. Before the session exists (here a worker waiting for a chief that never
+// comes, its waits on a FakeClock) the first signal ends the process at once, with the
+// signal's usual status, saying why: there is nothing to save, and the wait has no end.
+TEST_P(SignalStopHookTest, FirstSignalWhileTheSessionIsCreatedEndsTheProcess) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const std::string name = GetParam() == SIGTERM ? "SIGTERM" : "SIGINT";
+  EXPECT_EXIT(
+      {
+        FakeClock clock;
+        std::thread signaller([&] {
+          clock.BlockUntilThreadsAsleep(1);  // The worker sleeps between its checks.
+          raise(GetParam());
+        });
+        MonitoredTrainingSessionOptions options;
+        options.is_chief = false;
+        options.max_wait_secs = 1e9;
+        options.clock = &clock;
+        MonitoredTrainingSession(options);  // Waits for the chief, until the signal.
+        signaller.join();
+        std::_Exit(0);
+      },
+      ::testing::KilledBySignal(GetParam()),
+      "Received " + name + " while the session was still being created .*nothing is saved");
 }
 
 INSTANTIATE_TEST_SUITE_P(SigtermAndSigint, SignalStopHookTest, ::testing::Values(SIGTERM, SIGINT),
