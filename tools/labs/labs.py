@@ -331,9 +331,44 @@ def _cases_from_report(report):
     return ran
 
 
-def run_group(group, binary, srcdir, preload=None, timeout=TIMEOUT_SECS):
+# The first line of a ThreadSanitizer report, and how much of one a failure shows.
+TSAN_REPORT = "WARNING: ThreadSanitizer:"
+TSAN_REPORT_LINES = 16
+
+
+def _sanitizer_reports(out):
+    """[(the case running when it was printed, or None; its first lines)] for each
+    ThreadSanitizer report in gtest's console output."""
+    reports, running, lines = [], None, out.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("[ RUN      ] "):
+            running = line[13:].strip()
+        elif line.startswith(("[       OK ] ", "[  FAILED  ] ")):
+            running = None
+        elif TSAN_REPORT in line:
+            report = [line.strip()]
+            for more in lines[i + 1:]:
+                if more.startswith("==================") or more.startswith("[ "):
+                    break
+                if more.strip():
+                    report.append(more.rstrip())
+            summary = next((l for l in report if l.startswith("SUMMARY:")), None)
+            shown = report[:TSAN_REPORT_LINES]
+            if summary and summary not in shown:
+                shown.append(summary)
+            reports.append((running, shown))
+    return reports
+
+
+def run_group(group, binary, srcdir, preload=None, timeout=TIMEOUT_SECS, library_path=None):
     """Runs one group's binary under its filter. `srcdir` is the runfiles root the test
-    finds its data under (TEST_SRCDIR); `preload` a list of shared objects to load first."""
+    finds its data under (TEST_SRCDIR); `preload` a list of shared objects to load first;
+    `library_path` a folder whose shared objects are loaded instead of the binary's own of
+    the same name (fixtures_test puts a fixture's library there).
+
+    A ThreadSanitizer report fails the case that was running when it was printed (or, if
+    none was, every case): a data race loses the group's points, whatever the asserts said.
+    """
     result = GroupResult(group)
     binary = os.path.abspath(binary)
     srcdir = os.path.abspath(srcdir)
@@ -346,13 +381,16 @@ def run_group(group, binary, srcdir, preload=None, timeout=TIMEOUT_SECS):
                     "HOME": tmp})
         if preload:
             env["LD_PRELOAD"] = ":".join(preload)
+        if library_path:
+            env["LD_LIBRARY_PATH"] = ":".join(
+                [library_path] + [p for p in [env.get("LD_LIBRARY_PATH")] if p])
         cases = _list_cases(binary, group["filter"], env)
         report = os.path.join(tmp, "report.xml")
         code, out = _run(binary, ["--gtest_filter=" + group["filter"],
                                   "--gtest_output=xml:" + report], env, cwd or tmp, timeout)
         ran = _cases_from_report(report) if os.path.exists(report) else {}
         dying = None
-        if not ran and (code is None or code < 0):
+        if not ran and (code is None or code < 0 or TSAN_REPORT in out):
             # Died before writing its report (a crash, a hang, a starter's exception escaping
             # a thread): what the console says instead, and which case was running.
             ran, dying = _cases_from_console(out)
@@ -361,12 +399,20 @@ def run_group(group, binary, srcdir, preload=None, timeout=TIMEOUT_SECS):
             result.note = detail = "timed out after %d s" % timeout
         elif code < 0:
             result.note, detail = _crash_note(code, out)
-        if dying:
+        if dying and (code is None or code < 0):
             result.note = "%s in %s" % (result.note, dying)
             ran[dying] = "%s, in %s" % (detail, dying)
         last_line = next((l for l in reversed(out.splitlines()) if l.strip()), "")
-        if code is not None and code > 0 and not ran:
+        if code is not None and code > 0 and not ran and TSAN_REPORT not in out:
             result.note = "exited %d without a report: %s" % (code, last_line[-300:])
+        for racing, report in _sanitizer_reports(out):
+            where = [racing] if racing in cases else cases
+            for case in where:
+                if ran.get(case) is None or ran.get(case) == "skipped":
+                    ran[case] = "\n".join(report)
+            if not result.note.startswith("a data race"):
+                result.note = "a data race (ThreadSanitizer)%s" % (
+                    " in " + racing if racing in cases else "")
         for case in cases:
             if case in ran and ran[case] is None:
                 result.passed.append(case)

@@ -1,0 +1,22 @@
+"""The labs' fixtures: wrong solutions that must lose points (tools/labs/fixtures.py says
+what a fixture is; tools/labs/fixtures/LAB/NAME.patch holds each one, with what it does
+wrong and the test cases that catch it).
+
+One line per fixture, read by Bazel and by Python (keep it plain data, one dict a line):
+the lab, the fixture's name (its patch's file name), the lab library whose source it patches
+and that source. mts_lab_library (tools/labs/lab.bzl) builds, for each fixture of its
+library, the library again from the patched source, as a shared object that
+//tools/labs:fixtures_test puts in place of the reference library under the graded tests.
+A student copy (tools/export_student_copy.sh --labs) drops the lines of its stubbed labs.
+"""
+
+FIXTURES = [
+    {"lab": "03_hooked", "name": "results_by_hook", "library": "//src/03_hooked:hooked_session", "src": "hooked_session.cc"},
+    {"lab": "03_hooked", "name": "caller_conflict_per_hook", "library": "//src/03_hooked:hooked_session", "src": "hooked_session.cc"},
+    {"lab": "03_hooked", "name": "conflict_only_if_values_differ", "library": "//src/03_hooked:hooked_session", "src": "hooked_session.cc"},
+    {"lab": "03_hooked", "name": "two_hooks_conflict_after_all", "library": "//src/03_hooked:hooked_session", "src": "hooked_session.cc"},
+    {"lab": "03_hooked", "name": "stop_kept_when_after_run_throws", "library": "//src/03_hooked:hooked_session", "src": "hooked_session.cc"},
+    {"lab": "03_hooked", "name": "hook_options_dropped", "library": "//src/03_hooked:hooked_session", "src": "hooked_session.cc"},
+    {"lab": "03_hooked", "name": "context_session_is_hooked", "library": "//src/03_hooked:hooked_session", "src": "hooked_session.cc"},
+    {"lab": "03_hooked", "name": "no_stop_check_without_hooks", "library": "//src/03_hooked:hooked_session", "src": "hooked_session.cc"},
+]
