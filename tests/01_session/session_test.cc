@@ -328,6 +328,17 @@ TEST_F(SessionTest, RunAfterCloseRaisesRuntimeError) {
                   StrEq("Attempted to use a closed Session. Make a new session to run again.")));
 }
 
+// A closed session says it is closed, even over an empty graph: TensorFlow's Session.run
+// checks that first.
+TEST_F(SessionTest, ClosedIsCheckedBeforeAnEmptyGraph) {
+  Graph empty;
+  Session session(&empty);
+  session.Close();
+  EXPECT_THAT([&] { session.Run(std::vector<Output>{}); },
+              ThrowsMessage<RuntimeError>(
+                  StrEq("Attempted to use a closed Session. Make a new session to run again.")));
+}
+
 // Close is idempotent, and the destructor never throws, whether or not Close ran.
 TEST_F(SessionTest, CloseTwiceIsFineAndDestructionNeverThrows) {
   static_assert(std::is_nothrow_destructible_v<Session>, "~Session must not throw");

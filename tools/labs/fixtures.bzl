@@ -11,6 +11,20 @@ A student copy (tools/export_student_copy.sh --labs) drops the lines of its stub
 """
 
 FIXTURES = [
+    {"lab": "01_session", "name": "fed_tensor_does_not_cut", "library": "//src/01_session:session", "src": "execution_plan.cc"},
+    {"lab": "01_session", "name": "control_inputs_skipped", "library": "//src/01_session:session", "src": "execution_plan.cc"},
+    {"lab": "01_session", "name": "ops_in_walk_order", "library": "//src/01_session:session", "src": "execution_plan.cc"},
+    {"lab": "01_session", "name": "fetched_values_released", "library": "//src/01_session:session", "src": "execution_plan.cc"},
+    {"lab": "01_session", "name": "metadata_not_reset", "library": "//src/01_session:session", "src": "session.cc"},
+    {"lab": "01_session", "name": "fetched_variable_unchecked", "library": "//src/01_session:session", "src": "session.cc"},
+    {"lab": "01_session", "name": "kernel_error_unnamed", "library": "//src/01_session:session", "src": "session.cc"},
+    {"lab": "01_session", "name": "closed_check_after_graph_check", "library": "//src/01_session:session", "src": "session.cc"},
+    {"lab": "01_learning", "name": "last_contribution_wins", "library": "//src/01_session/learning:gradients", "src": "gradients.cc"},
+    {"lab": "01_learning", "name": "walk_in_creation_order", "library": "//src/01_session/learning:gradients", "src": "gradients.cc"},
+    {"lab": "01_learning", "name": "grad_ys_ignored", "library": "//src/01_session/learning:gradients", "src": "gradients.cc"},
+    {"lab": "01_learning", "name": "missing_gradient_stops_quietly", "library": "//src/01_session/learning:gradients", "src": "gradients.cc"},
+    {"lab": "01_learning", "name": "no_grad_scope_per_op", "library": "//src/01_session/learning:gradients", "src": "gradients.cc"},
+    {"lab": "01_learning", "name": "gradient_looked_up_for_xs_op", "library": "//src/01_session/learning:gradients", "src": "gradients.cc"},
     {"lab": "03_hooked", "name": "results_by_hook", "library": "//src/03_hooked:hooked_session", "src": "hooked_session.cc"},
     {"lab": "03_hooked", "name": "caller_conflict_per_hook", "library": "//src/03_hooked:hooked_session", "src": "hooked_session.cc"},
     {"lab": "03_hooked", "name": "conflict_only_if_values_differ", "library": "//src/03_hooked:hooked_session", "src": "hooked_session.cc"},
