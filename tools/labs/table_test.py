@@ -29,7 +29,7 @@ import labs as labs_lib  # noqa: E402
 # joins here once labs.py and grade.py give it a meaning; until then a misspelt key (`need`)
 # is an error instead of a silently ignored line.
 LAB_KEYS = {"name", "title", "page", "libraries", "must_fail", "groups"}
-GROUP_KEYS = {"name", "test", "filter", "points", "needs", "linkstatic"}
+GROUP_KEYS = {"name", "test", "filter", "points", "needs", "linkstatic", "tsan"}
 LAB_NAME = re.compile(r"(?<![\w/])(0\d_[a-z_]*[a-z])\b")
 
 
