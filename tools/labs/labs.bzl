@@ -405,10 +405,18 @@ LABS = [
         "must_fail": "all",
         "groups": [
             {
+                "name": "the store on its own",
+                "test": "//tests/07_distributed:variable_store_test",
+                "filter": "*",
+                "points": 20,
+                "tsan": True,
+                "needs": ["01_session", "07_distributed"],
+            },
+            {
                 "name": "remote sessions against a ps",
                 "test": "//tests/07_distributed:remote_session_test",
                 "filter": "*",
-                "points": 40,
+                "points": 30,
                 "tsan": True,
                 "needs": ["01_session", "01_learning", "07_distributed"],
                 "linkstatic": True,
@@ -417,10 +425,9 @@ LABS = [
                 "name": "damaged messages",
                 "test": "//tests/07_distributed:damaged_message_test",
                 "filter": "*",
-                "points": 20,
+                "points": 10,
                 "tsan": True,
                 "needs": ["01_session", "07_distributed"],
-                "linkstatic": True,
             },
             {
                 "name": "a chief that restarts",
