@@ -429,6 +429,18 @@ TEST_F(SessionTest, PlansAreCachedPerSignature) {
   EXPECT_EQ(session.num_cached_plans(), 5);
 }
 
+// A cached plan depends on which tensors are fed, never on their values: each run of the
+// same signature computes with the values it was given.
+TEST_F(SessionTest, ACachedPlanTakesEachRunsFedValues) {
+  Output x = Placeholder(DataType::kFloat, {}, "x");
+  Output y = Identity(x, "y");
+  Session session;
+  for (float value : {1.0f, 2.0f, -3.0f}) {
+    EXPECT_EQ(session.Run(y, {{x, Tensor::Scalar(value)}}).scalar<float>(), value);
+  }
+  EXPECT_EQ(session.num_cached_plans(), 1);
+}
+
 // ---- Tracing -----------------------------------------------------------------------------
 
 // Under kFullTrace, RunMetadata lists every executed op, in execution order; otherwise

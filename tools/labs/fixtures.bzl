@@ -54,6 +54,7 @@ FIXTURES = [
     {"lab": "05_recoverable", "name": "step_fn_on_the_first_stack", "library": "//src/05_recoverable:recoverable_session", "src": "recoverable_session.cc"},
     {"lab": "05_recoverable", "name": "recoveries_not_counted", "library": "//src/05_recoverable:recoverable_session", "src": "recoverable_session.cc"},
     {"lab": "05_recoverable", "name": "should_stop_preemption_escapes", "library": "//src/05_recoverable:recoverable_session", "src": "recoverable_session.cc"},
+    {"lab": "05_recoverable", "name": "give_up_error_bare", "library": "//src/05_recoverable:recoverable_session", "src": "recoverable_session.cc"},
     {"lab": "06_monitored", "name": "close_before_end", "library": "//src/06_monitored:monitored_session", "src": "monitored_session.cc"},
     {"lab": "06_monitored", "name": "end_stops_at_first_error", "library": "//src/06_monitored:monitored_session", "src": "monitored_session.cc"},
     {"lab": "06_monitored", "name": "begin_after_creation", "library": "//src/06_monitored:monitored_session", "src": "monitored_session.cc"},

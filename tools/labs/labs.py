@@ -57,9 +57,12 @@ def library_starter_path(label):
     return os.path.join(package, "lib%s_lab_starter.so" % name)
 
 
-def reproduce_command(group, case=None, define=None):
-    """The command that runs the group (or one case of it) as the student would."""
+def reproduce_command(group, case=None, define=None, config=None):
+    """The command that runs the group (or one case of it) as the student would; `config`
+    "tsan" for a failure seen under ThreadSanitizer."""
     command = "bazel test %s" % group["test"]
+    if config:
+        command += " --config=" + config
     if define:
         command += " --define=lab=" + define
     return command + " --test_filter=%s --test_output=errors" % (case or group["filter"])
@@ -101,6 +104,7 @@ class GroupResult:
         self.failed = []
         self.messages = {}  # failed case -> its failure: the whole assertion, or the crash
         self.note = ""  # how the run ended when it did not end by itself, or "not built"
+        self.config = None  # "tsan" when this is the ThreadSanitizer run's result
 
     @property
     def total(self):
@@ -360,11 +364,13 @@ def _sanitizer_reports(out):
     return reports
 
 
-def run_group(group, binary, srcdir, preload=None, timeout=TIMEOUT_SECS, library_path=None):
+def run_group(group, binary, srcdir, preload=None, timeout=TIMEOUT_SECS, library_path=None,
+              extra_env=None):
     """Runs one group's binary under its filter. `srcdir` is the runfiles root the test
     finds its data under (TEST_SRCDIR); `preload` a list of shared objects to load first;
     `library_path` a folder whose shared objects are loaded instead of the binary's own of
-    the same name (fixtures_test puts a fixture's library there).
+    the same name (fixtures_test puts a fixture's library there); `extra_env` variables to
+    set (TSAN_OPTIONS).
 
     A ThreadSanitizer report fails the case that was running when it was printed (or, if
     none was, every case): a data race loses the group's points, whatever the asserts said.
@@ -381,6 +387,7 @@ def run_group(group, binary, srcdir, preload=None, timeout=TIMEOUT_SECS, library
                     "HOME": tmp})
         if preload:
             env["LD_PRELOAD"] = ":".join(preload)
+        env.update(extra_env or {})
         if library_path:
             env["LD_LIBRARY_PATH"] = ":".join(
                 [library_path] + [p for p in [env.get("LD_LIBRARY_PATH")] if p])
