@@ -162,9 +162,10 @@ TEST_F(VariableStoreTest, EachKindOfUpdateIsMadeOnceAndUpdatesItsOwnVariables) {
   EXPECT_EQ(ValueOf("v"), (std::vector<float>{7, 8}));
 }
 
-// Workers' threads apply batches and read at once, as gRPC's threads do: each batch is
-// applied whole with respect to every read (a reader never sees half of one), and no
-// update is lost. Under ThreadSanitizer a store that skips its mutex anywhere fails here.
+// Workers' threads apply batches and read at once, as gRPC's threads do, a reader declaring
+// a new variable with each read: each batch is applied whole with respect to every read (a
+// reader never sees half of one), no update is lost and every variable is declared once.
+// Under ThreadSanitizer a store that skips its mutex anywhere fails here.
 TEST_F(VariableStoreTest, ConcurrentBatchesAndReadsSeeEachBatchWhole) {
   Apply("Assign", "w", {0, 0});
   constexpr int kWriters = 3;
@@ -185,8 +186,10 @@ TEST_F(VariableStoreTest, ConcurrentBatchesAndReadsSeeEachBatchWhole) {
   std::vector<std::vector<float>> torn;
   std::thread reader([&] {
     for (int i = 0; i < kReads; ++i) {
-      const std::optional<std::vector<float>> value = ValueOf("w");
-      if (value && (*value)[0] != (*value)[1]) torn.push_back(*value);
+      const distributed::ReadVariablesResponse response =
+          store_.Read(ReadRequest({"w", "read_" + std::to_string(i)}));
+      const std::vector<float> value = DecodeTensor(response.values(0).value()).ToVector<float>();
+      if (value[0] != value[1]) torn.push_back(value);
     }
   });
   for (std::thread& t : threads) t.join();
@@ -195,6 +198,7 @@ TEST_F(VariableStoreTest, ConcurrentBatchesAndReadsSeeEachBatchWhole) {
                             << torn.front()[0] << ", " << torn.front()[1] << "]";
   EXPECT_EQ(ValueOf("w"), (std::vector<float>{kWriters * kBatches, kWriters * kBatches}));
   EXPECT_EQ(store_.num_updates(), 1 + 2 * kWriters * kBatches);
+  EXPECT_EQ(store_.num_variables(), 1 + kReads);
 }
 
 }  // namespace

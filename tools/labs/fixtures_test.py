@@ -124,9 +124,10 @@ class Grader:
         return os.path.join(self.root, labs_lib.binary_path(group["test"]))
 
     def skipped(self, group):
-        """Under ThreadSanitizer only the groups marked "tsan" are built and run; the others
-        keep their points (the plain run grades them)."""
-        return self.tsan and not group.get("tsan")
+        """Under ThreadSanitizer only the groups marked "tsan" that can take a fixture's
+        library are built and run; the others keep their points (the plain run grades
+        them, and .ci/run's TSan pass runs the linkstatic tests on the reference)."""
+        return self.tsan and (not group.get("tsan") or group.get("linkstatic"))
 
     def run_reference(self, group):
         key = (group["test"], group["filter"])
