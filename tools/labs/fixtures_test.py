@@ -14,7 +14,10 @@ the grader's own rule (labs.grade_labs) and the test checks that
     rule then costs that lab the points, as it would cost the student);
   - every case its patch names under `Killed by:` fails;
   - the table of fixtures (fixtures.bzl) and the patches agree, and each lab has at least
-    MIN_PER_LAB of them.
+    MIN_PER_LAB of them;
+  - each group's "linkstatic" mark is true of its binary (readelf's NEEDED list): a group
+    not marked loads every lab library it needs as a shared object, so it can take a
+    fixture's, and a group marked does not.
 
 Only the groups whose test links the fixture's lab run again; the others are the
 reference's results. A group marked "linkstatic" (the layers linked into the executable)
@@ -34,6 +37,8 @@ case of each) and the kill rate per lab.
 
 import fnmatch
 import os
+import re
+import subprocess
 import sys
 import tempfile
 import time
@@ -108,6 +113,44 @@ def as_group(group, shared):
     result.passed, result.failed = shared.passed, shared.failed
     result.messages, result.note = shared.messages, shared.note
     return result
+
+
+def needed_libraries(binary):
+    """The shared objects the binary names as NEEDED (readelf), or None if it cannot tell."""
+    try:
+        out = subprocess.run(["readelf", "-d", binary], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return set(re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", out))
+
+
+def check_linkstatic(table, root, problems):
+    """A group's "linkstatic" mark against its binary: a group marked so must not load its
+    labs' libraries as shared objects (else the checks could reach it and do not), and one
+    not marked must load each lab's library it needs (else a fixture could never reach it
+    and would survive unseen)."""
+    seen = {}
+    libraries = {l["name"]: l["libraries"] for l in table}
+    for lab in table:
+        for group in lab["groups"]:
+            binary = os.path.join(root, labs_lib.binary_path(group["test"]))
+            if group["test"] not in seen:
+                seen[group["test"]] = needed_libraries(binary) if os.path.exists(binary) else None
+            needed = seen[group["test"]]
+            if needed is None:
+                continue
+            loaded = [n for n in group["needs"]
+                      if any(solib_name(l) in needed for l in libraries[n])]
+            where = "labs.bzl: lab %s, group %r (%s)" % (lab["name"], group["name"], group["test"])
+            if group.get("linkstatic") and loaded:
+                problems.append("%s is marked linkstatic, but its binary loads the libraries "
+                                "of %s as shared objects: remove the mark, so the checks reach "
+                                "it" % (where, ", ".join(loaded)))
+            elif not group.get("linkstatic") and len(loaded) != len(group["needs"]):
+                problems.append("%s does not load the libraries of %s as shared objects: mark "
+                                "it linkstatic" % (where, ", ".join(
+                                    n for n in group["needs"] if n not in loaded)))
 
 
 class Grader:
@@ -198,6 +241,8 @@ def main():
         fixture.path = os.path.relpath(fixture.path, root)  # As the messages name it.
     problems = []
     check_table(table, entries, patches, problems)
+    if not tsan:  # Under TSan only the graded tests of the threaded labs are built.
+        check_linkstatic(table, root, problems)
     by_key = {(f.lab, f.name): f for f in patches}
 
     grader = Grader(table, root, srcdir, tsan)
