@@ -59,6 +59,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import labs as labs_lib  # noqa: E402
 
 CRASH_REPORT_TARGET = "//tools/labs:libcrash_report.so"
+# The ThreadSanitizer build: .ci/run's flags exactly, so that the actions its TSan pass
+# (and //tools/labs:fixtures_test under it) cached serve the grader too.
+TSAN_FLAGS = ["--config=tsan", "--copt=-g1"]
+# How the TSan-built binaries run: stop at the first report (the case it came in fails).
+TSAN_ENV = {"TSAN_OPTIONS": "halt_on_error=1:second_deadlock_stack=1"}
 MESSAGE_LINES = 40  # Of one failure, shown in the scorecard (the reports keep all of it).
 # What a starter throws (make_starter.py): "lab NAME: Function is yours to write; see PAGE".
 STARTER = re.compile(r"lab \w+: \S+ is yours to write; see [\w/.]+")
@@ -135,7 +140,7 @@ def build(targets, define, config=None):
         events = os.path.join(tmp, "build_events.json")
         command = bazel + ["build", "--noshow_progress", "--keep_going",
                            "--build_event_json_file=" + events]
-        flags = (["--config=" + config] if config else []) + (
+        flags = (TSAN_FLAGS if config == "tsan" else []) + (
             ["--define=lab=" + define] if define else [])
         command += flags
         print("$ bazel build --keep_going%s <%d test targets>" % (
@@ -166,8 +171,6 @@ def build(targets, define, config=None):
     return outcome
 
 
-# How the TSan-built binaries run: stop at the first report (the case it came in fails).
-TSAN_ENV = {"TSAN_OPTIONS": "halt_on_error=1:second_deadlock_stack=1"}
 
 
 def group_runner(outcome, tsan_outcome=None):

@@ -258,7 +258,7 @@ class GradeMainTest(unittest.TestCase):
     def test_under_tsan_a_data_race_fails_the_group_with_the_report(self):
         code, out = self.grade("fixed", "--tsan", "02_second")
         self.assertEqual(0, code, out)
-        self.assertIn("$ bazel build --keep_going --config=tsan <1 test targets>", out)
+        self.assertIn("$ bazel build --keep_going --config=tsan --copt=-g1 <1 test targets>", out)
         self.assertRegex(out, r"its own \.+ FAIL +0/1 +cases +0/100 +\(a data race "
                               r"\(ThreadSanitizer\) in Fake\.Passes\)")
         self.assertIn("first failure: Fake.Passes", out)

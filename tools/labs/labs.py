@@ -350,16 +350,25 @@ def _sanitizer_reports(out):
         elif line.startswith(("[       OK ] ", "[  FAILED  ] ")):
             running = None
         elif TSAN_REPORT in line:
-            report = [line.strip()]
+            # Each access (or location, mutex, thread) with the first two frames of its
+            # stack, then the SUMMARY: the standard library's frames that follow say little.
+            shown, frames = [line.strip()], 0
             for more in lines[i + 1:]:
                 if more.startswith("==================") or more.startswith("[ "):
                     break
-                if more.strip():
-                    report.append(more.rstrip())
-            summary = next((l for l in report if l.startswith("SUMMARY:")), None)
-            shown = report[:TSAN_REPORT_LINES]
-            if summary and summary not in shown:
-                shown.append(summary)
+                stripped = more.strip()
+                if stripped.startswith("#"):
+                    frames += 1
+                    if frames <= 2:
+                        shown.append(more.rstrip())
+                elif stripped.startswith("SUMMARY:"):
+                    shown.append(stripped)
+                elif stripped:
+                    frames = 0
+                    shown.append(more.rstrip())
+            if len(shown) > TSAN_REPORT_LINES:
+                shown = shown[:TSAN_REPORT_LINES - 1] + [l for l in shown if
+                                                         l.startswith("SUMMARY:")][-1:]
             reports.append((running, shown))
     return reports
 
