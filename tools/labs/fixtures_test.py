@@ -22,8 +22,8 @@ the grader's own rule (labs.grade_labs) and the test checks that
 Only the groups whose test links the fixture's lab run again; the others are the
 reference's results. A group marked "linkstatic" (the layers linked into the executable)
 cannot take another library: it keeps the reference's result, so a fixture that only such
-a group would catch survives here, and the table says so. `tools/grade.sh` builds such
-groups for real and grades them.
+a group would catch survives here (lab 07's fixtures are written against its groups that
+call the store directly). `tools/grade.sh` builds such groups for real and grades them.
 
 Under --config=tsan (the CI's ThreadSanitizer pass; tools/labs/BUILD gives --tsan), the
 binaries and the fixtures' libraries are built with ThreadSanitizer, and the fixtures marked
