@@ -8,6 +8,9 @@
 // version of it in.
 #include "src/07_distributed/variable_store.h"
 
+#include <atomic>
+#include <future>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -162,18 +165,25 @@ TEST_F(VariableStoreTest, EachKindOfUpdateIsMadeOnceAndUpdatesItsOwnVariables) {
   EXPECT_EQ(ValueOf("v"), (std::vector<float>{7, 8}));
 }
 
-// Workers' threads apply batches and read at once, as gRPC's threads do, a reader declaring
-// a new variable with each read: each batch is applied whole with respect to every read (a
-// reader never sees half of one), no update is lost and every variable is declared once.
-// Under ThreadSanitizer a store that skips its mutex anywhere fails here.
+// Workers' threads apply batches and read at once, as gRPC's threads do, all released
+// together, each reader declaring a new variable with each read for as long as any writer
+// runs: each batch is applied whole with respect to every read (a reader never sees half of
+// one), no update is lost and every variable is declared once. Under ThreadSanitizer a
+// store that skips its mutex anywhere fails here.
 TEST_F(VariableStoreTest, ConcurrentBatchesAndReadsSeeEachBatchWhole) {
   Apply("Assign", "w", {0, 0});
   constexpr int kWriters = 3;
   constexpr int kBatches = 100;
-  constexpr int kReads = 200;
+  constexpr int kReaders = 2;
+  constexpr int kMinReads = 50;  // Each reader's, however fast the writers are.
+  std::promise<void> go;
+  std::shared_future<void> started = go.get_future().share();
+  std::atomic<int> writers_left{kWriters};
+  std::atomic<int> declared{0};
   std::vector<std::thread> threads;
   for (int t = 0; t < kWriters; ++t) {
     threads.emplace_back([&] {
+      started.wait();
       for (int i = 0; i < kBatches; ++i) {
         distributed::ApplyUpdatesRequest request;
         request.set_incarnation(store_.incarnation());
@@ -181,24 +191,33 @@ TEST_F(VariableStoreTest, ConcurrentBatchesAndReadsSeeEachBatchWhole) {
         AddUpdate(request, "AssignAdd", "w", {0, 1});
         store_.Apply(request);
       }
+      --writers_left;
     });
   }
-  std::vector<std::vector<float>> torn;
-  std::thread reader([&] {
-    for (int i = 0; i < kReads; ++i) {
-      const distributed::ReadVariablesResponse response =
-          store_.Read(ReadRequest({"w", "read_" + std::to_string(i)}));
-      const std::vector<float> value = DecodeTensor(response.values(0).value()).ToVector<float>();
-      if (value[0] != value[1]) torn.push_back(value);
-    }
-  });
+  std::mutex torn_mu;
+  std::vector<std::vector<float>> torn;  // Guarded by torn_mu.
+  for (int r = 0; r < kReaders; ++r) {
+    threads.emplace_back([&, r] {
+      started.wait();
+      for (int i = 0; i < kMinReads || writers_left > 0; ++i) {
+        const std::string name = "read_" + std::to_string(r) + "_" + std::to_string(i);
+        const distributed::ReadVariablesResponse response = store_.Read(ReadRequest({"w", name}));
+        ++declared;
+        const std::vector<float> value = DecodeTensor(response.values(0).value()).ToVector<float>();
+        if (value[0] != value[1]) {
+          std::lock_guard<std::mutex> lock(torn_mu);
+          torn.push_back(value);
+        }
+      }
+    });
+  }
+  go.set_value();
   for (std::thread& t : threads) t.join();
-  reader.join();
   EXPECT_TRUE(torn.empty()) << torn.size() << " reads saw half a batch, e.g. w = ["
                             << torn.front()[0] << ", " << torn.front()[1] << "]";
   EXPECT_EQ(ValueOf("w"), (std::vector<float>{kWriters * kBatches, kWriters * kBatches}));
   EXPECT_EQ(store_.num_updates(), 1 + 2 * kWriters * kBatches);
-  EXPECT_EQ(store_.num_variables(), 1 + kReads);
+  EXPECT_EQ(store_.num_variables(), 1 + declared);
 }
 
 }  // namespace

@@ -41,7 +41,7 @@ FIXTURES = [
     {"lab": "03_hooked", "name": "context_session_is_hooked", "library": "//src/03_hooked:hooked_session", "src": "hooked_session.cc"},
     {"lab": "03_hooked", "name": "no_stop_check_without_hooks", "library": "//src/03_hooked:hooked_session", "src": "hooked_session.cc"},
     {"lab": "04_coordinated", "name": "should_stop_unlocked", "library": "//src/04_coordinated:coordinator", "src": "coordinator.cc", "race": True},
-    {"lab": "04_coordinated", "name": "finish_run_unlocked", "library": "//src/04_coordinated:queue_runner", "src": "queue_runner.cc", "race": True},
+    {"lab": "04_coordinated", "name": "request_stop_unlocked", "library": "//src/04_coordinated:coordinator", "src": "coordinator.cc", "race": True},
     {"lab": "04_coordinated", "name": "later_error_replaces_first", "library": "//src/04_coordinated:coordinator", "src": "coordinator.cc"},
     {"lab": "04_coordinated", "name": "clean_stop_is_an_error", "library": "//src/04_coordinated:coordinator", "src": "coordinator.cc"},
     {"lab": "04_coordinated", "name": "error_after_join_lost", "library": "//src/04_coordinated:coordinator", "src": "coordinator.cc"},
