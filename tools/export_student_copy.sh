@@ -21,7 +21,8 @@
 # (`// [mts:lab NAME]` ... `// [mts:lab-end]`), each region's body is replaced by its
 # starter (tools/labs/make_starter.py --student), which throws UnimplementedError naming the
 # lab, the function and the lab's page (--labs=LIST: only the regions of those labs; the
-# others keep the reference code). The copy builds; `tools/grade.sh` there grades the
+# others keep the reference code), and those labs' fixtures (tools/labs/fixtures/) are left
+# out. The copy builds; `tools/grade.sh` there grades the
 # student's work (0 for every lab at first, the groups above waiting), and
 # tools/labs/STUDENT_COPY tells //tools/labs:labs_test that there is no reference to check.
 # After a lab's deadline, tools/release_lab.sh (here) and tools/apply_release.sh (in the
@@ -163,6 +164,19 @@ while IFS= read -r file; do
   done
   files=$((files + replaced))
 done < <(cd "${dest}" && grep -rlE --include='*.cc' --include='*.h' "${region}" src)
+# The fixtures of the stubbed labs (tools/labs/fixtures/LAB/*.patch: wrong solutions, as
+# patches of the reference region) go too: they hold reference lines, and with no reference
+# left to patch they could not be built.
+stubbed=()
+for lab in $(/usr/bin/python3 -c "import sys; sys.path.insert(0, sys.argv[1]); import labs
+print(' '.join(lab['name'] for lab in labs.load_labs()))" "${root}/tools/labs"); do
+  if [ -z "${only}" ] || [[ "${only}" == *",${lab},"* ]]; then
+    stubbed+=("${lab}")
+    rm -rf "${dest}/tools/labs/fixtures/${lab}"
+  fi
+done
+/usr/bin/python3 -B "${root}/tools/labs/fixtures.py" strip --labs "$(IFS=,; echo "${stubbed[*]}")" \
+  "${dest}/tools/labs/fixtures.bzl"
 echo "This tree is a student copy: the lab regions hold their starters." \
   >"${dest}/tools/labs/STUDENT_COPY"
 cat >>"${dest}/.bazelrc" <<'RC'

@@ -6,6 +6,9 @@
 #   tools/grade.sh                    every lab, as the tree is (full marks on the reference)
 #   tools/grade.sh 03_hooked 04_coordinated
 #   tools/grade.sh --starter 03_hooked     the lab's starter (--define=lab=03_hooked): 0
+#   tools/grade.sh --tsan 04_coordinated   the threaded labs' groups again under
+#                                     ThreadSanitizer (--config=tsan): a data race loses
+#                                     the group's points, with the report's first lines
 #   tools/grade.sh --results_dir DIR  the reports elsewhere (Gradescope: /autograder/results);
 #                                     a relative DIR is taken from where you run this
 #   tools/grade.sh --help             the labs, their points, what each needs, the scoring rule

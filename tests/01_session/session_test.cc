@@ -328,6 +328,17 @@ TEST_F(SessionTest, RunAfterCloseRaisesRuntimeError) {
                   StrEq("Attempted to use a closed Session. Make a new session to run again.")));
 }
 
+// A closed session says it is closed, even over an empty graph: TensorFlow's Session.run
+// checks that first.
+TEST_F(SessionTest, ClosedIsCheckedBeforeAnEmptyGraph) {
+  Graph empty;
+  Session session(&empty);
+  session.Close();
+  EXPECT_THAT([&] { session.Run(std::vector<Output>{}); },
+              ThrowsMessage<RuntimeError>(
+                  StrEq("Attempted to use a closed Session. Make a new session to run again.")));
+}
+
 // Close is idempotent, and the destructor never throws, whether or not Close ran.
 TEST_F(SessionTest, CloseTwiceIsFineAndDestructionNeverThrows) {
   static_assert(std::is_nothrow_destructible_v<Session>, "~Session must not throw");
@@ -416,6 +427,18 @@ TEST_F(SessionTest, PlansAreCachedPerSignature) {
     session.Run(b);
   }
   EXPECT_EQ(session.num_cached_plans(), 5);
+}
+
+// A cached plan depends on which tensors are fed, never on their values: each run of the
+// same signature computes with the values it was given.
+TEST_F(SessionTest, ACachedPlanTakesEachRunsFedValues) {
+  Output x = Placeholder(DataType::kFloat, {}, "x");
+  Output y = Identity(x, "y");
+  Session session;
+  for (float value : {1.0f, 2.0f, -3.0f}) {
+    EXPECT_EQ(session.Run(y, {{x, Tensor::Scalar(value)}}).scalar<float>(), value);
+  }
+  EXPECT_EQ(session.num_cached_plans(), 1);
 }
 
 // ---- Tracing -----------------------------------------------------------------------------

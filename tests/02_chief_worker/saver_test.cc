@@ -4,6 +4,7 @@
 // argument errors TensorFlow raises.
 #include "src/02_chief_worker/saver.h"
 
+#include <errno.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -21,6 +22,7 @@
 #include "src/platform/errors.h"
 #include "src/platform/logging.h"
 #include "tests/testing/counting_session.h"
+#include "tests/testing/failing_file_system.h"
 #include "tests/testing/fake_clock.h"
 #include "tests/testing/new_dir.h"
 
@@ -473,6 +475,40 @@ TEST_F(SaverTest, SaveWithoutWriteStateOnlyWritesTheCheckpoint) {
   saver.Save(session, Path("model.ckpt"), 1, "checkpoint", /*write_state=*/false);
   EXPECT_THAT(fs_->ListDirectory(dir_), ElementsAre("model.ckpt-1"));
   EXPECT_THAT(saver.last_checkpoints(), IsEmpty());
+}
+
+// The steps of a save in their order, seen through a disk that fails at one of them: a
+// checkpoint that cannot be written is never named by the state file (the state file is
+// replaced only after the checkpoint is whole), and when the state file cannot be replaced,
+// the checkpoint it still names is still there (the oldest is deleted only after).
+TEST_F(SaverTest, ASaveThatFailsPartWayLeavesTheNamedCheckpointWhole) {
+  Model model;
+  Session session;
+  session.Run(model.init);
+  SaverOptions options;
+  options.max_to_keep = 1;
+
+  FailingWritesFileSystem no_checkpoint(Path("model.ckpt-2"), ENOSPC);
+  no_checkpoint.set_failing(false);
+  options.file_system = &no_checkpoint;
+  Saver first({}, options);
+  first.Save(session, Path("model.ckpt"), 1);
+  no_checkpoint.set_failing(true);
+  EXPECT_THROW(first.Save(session, Path("model.ckpt"), 2), OpError);
+  EXPECT_EQ(LatestCheckpoint(dir_), Path("model.ckpt-1"));
+
+  FailingWritesFileSystem no_state(Path("checkpoint"), ENOSPC);
+  no_state.set_failing(false);
+  options.file_system = &no_state;
+  Saver second({}, options);
+  second.Save(session, Path("model.ckpt"), 3);
+  no_state.set_failing(true);
+  EXPECT_THROW(second.Save(session, Path("model.ckpt"), 4), OpError);
+  EXPECT_EQ(LatestCheckpoint(dir_), Path("model.ckpt-3"));
+  EXPECT_TRUE(fs_->Exists(Path("model.ckpt-3")));
+  Session fresh;
+  second.Restore(fresh, Path("model.ckpt-3"));
+  ExpectSameValues(model.Values(fresh), model.Values(session));
 }
 
 // A checkpoint that cannot be deleted is logged and skipped; the save succeeds.

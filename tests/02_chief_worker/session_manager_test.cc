@@ -657,6 +657,22 @@ TEST_F(SessionManagerTest, RecoverSessionWithoutCheckpointIsNotRecovered) {
   EXPECT_THAT(session->Run(ready_op_).ToVector<std::string>(), ElementsAre("w", "l"));
 }
 
+// RecoverSession tries the local init op even when there is nothing to restore, as
+// TensorFlow's recover_session does: a model whose local variables need no global one gets
+// them set, though the session is not recovered.
+TEST_F(SessionManagerTest, RecoverSessionRunsLocalInitEvenWithoutACheckpoint) {
+  Saver saver;
+  SessionManagerOptions options = Options();
+  options.ready_for_local_init_op = std::nullopt;
+  SessionManager manager(options);
+  RecoverSessionOptions restore;
+  restore.saver = &saver;
+  restore.checkpoint_dir = NewDir();
+  auto [session, recovered] = manager.RecoverSession("", restore);
+  EXPECT_FALSE(recovered);
+  EXPECT_EQ(ValueOf(*session, l_), 5.0f);
+}
+
 // With a checkpoint RecoverSession restores, runs local init and reports true.
 TEST_F(SessionManagerTest, RecoverSessionRestoresAndRunsLocalInit) {
   Saver saver;
@@ -729,6 +745,14 @@ TEST_F(SessionManagerTest, WorkerTimesOutWithDeadlineExceeded) {
               Throws<DeadlineExceededError>(
                   HasMessage(StartsWith("Session was not ready after waiting 100 secs. "))));
   // Attempts at 0, 30, 60 and 90 secs; at 90 only 10 secs remain, less than one wait.
+  EXPECT_EQ(clock_.NowMicros(), 90 * kSec);
+}
+
+// A last wait that ends exactly at the deadline is still waited: with 90 secs, attempts at
+// 0, 30, 60 and 90 (TensorFlow gives up only when the time left is less than one wait).
+TEST_F(SessionManagerTest, WorkerWaitsALastIntervalThatEndsAtTheDeadline) {
+  SessionManager manager(Options());
+  EXPECT_THROW(manager.WaitForSession("", 90), DeadlineExceededError);
   EXPECT_EQ(clock_.NowMicros(), 90 * kSec);
 }
 

@@ -159,6 +159,38 @@ TEST_F(HookedSessionTest, ContextShowsTheCallersRequest) {
   EXPECT_EQ(h->seen.feeds.begin()->second.scalar<float>(), 1.0f);
 }
 
+// A hook listed twice is asked twice and answered twice, each time with the values of
+// what it asked for that time: results are found by position in the run, not looked up by
+// hook (a lookup keyed by the hook object hands both calls the same values).
+TEST_F(HookedSessionTest, HookListedTwiceGetsEachRequestsOwnValues) {
+  class TwoRequestsHook : public SessionRunHook {
+   public:
+    SessionRunArgs BeforeRun(SessionRunContext&) override {
+      SessionRunArgs args;
+      const std::vector<Output>& request = requests.at(asked++ % requests.size());
+      args.fetches.assign(request.begin(), request.end());
+      return args;
+    }
+    void AfterRun(SessionRunContext&, const SessionRunValues& values) override {
+      std::vector<float> got;
+      for (const Tensor& t : values.results) got.push_back(t.scalar<float>());
+      answers.push_back(got);
+    }
+    std::vector<std::vector<Output>> requests;
+    size_t asked = 0;
+    std::vector<std::vector<float>> answers;
+  };
+  auto h = std::make_shared<TwoRequestsHook>();
+  h->requests = {{a_}, {b_, a_}};
+  auto session = Make({h, h});
+  std::vector<Tensor> out = session->Run(std::vector<Output>{b_});
+  EXPECT_EQ(h->asked, 2u);
+  EXPECT_EQ(h->answers, (std::vector<std::vector<float>>{{2.0f}, {3.0f, 2.0f}}));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].scalar<float>(), 3.0f);
+  EXPECT_EQ(raw_->runs(), 1);
+}
+
 // A hook's targets run in the same raw run, once.
 TEST_F(HookedSessionTest, HookTargetsRunInTheSameRun) {
   auto h = Hook("h");
@@ -208,6 +240,48 @@ TEST_F(HookedSessionTest, SameTensorFedByHookAndCallerRaisesBeforeRunning) {
       },
       ThrowsMessage<RuntimeError>(
           StrEq("Same tensor is fed by a SessionRunHook and user. Conflict(s): [x:0]")));
+  EXPECT_EQ(raw_->runs(), 0);
+}
+
+// The conflict between a hook and the caller is checked once every hook has answered, as
+// TensorFlow's _call_hook_before_run does: a later hook is still asked, and a tensor that
+// two hooks and the caller all feed is reported as fed by two hooks (that check runs as
+// each hook answers, the caller's after the last).
+TEST_F(HookedSessionTest, HookAndCallerConflictIsCheckedAfterEveryHookAnswered) {
+  auto h1 = Hook("h1");
+  auto h2 = Hook("h2");
+  h1->request.feeds = {{x_, Tensor::Scalar(1.0f)}};
+  auto session = Make({h1, h2});
+  const FeedDict caller_feeds{{x_, Tensor::Scalar(5.0f)}};
+  EXPECT_THAT([&] { session->Run(std::vector<Output>{x_}, caller_feeds); },
+              ThrowsMessage<RuntimeError>(
+                  StrEq("Same tensor is fed by a SessionRunHook and user. Conflict(s): [x:0]")));
+  EXPECT_EQ(*calls_, (std::vector<std::string>{"h1.BeforeRun", "h2.BeforeRun"}));
+
+  h2->request.feeds = {{x_, Tensor::Scalar(2.0f)}};
+  EXPECT_THAT(
+      [&] { session->Run(std::vector<Output>{x_}, caller_feeds); },
+      ThrowsMessage<RuntimeError>(StrEq("Same tensor is fed by two hooks. Conflict(s): [x:0]")));
+  EXPECT_EQ(raw_->runs(), 0);
+}
+
+// Feeding one tensor twice is a conflict even when both values are the same: TensorFlow
+// compares the feeds' keys, never their values.
+TEST_F(HookedSessionTest, SameValueFedTwiceStillConflicts) {
+  auto h1 = Hook("h1");
+  auto h2 = Hook("h2");
+  h1->request.feeds = {{x_, Tensor::Scalar(1.0f)}};
+  auto session = Make({h1, h2});
+  EXPECT_THAT(
+      [&] {
+        session->Run(std::vector<Output>{x_}, {{x_, Tensor::Scalar(1.0f)}});
+      },
+      ThrowsMessage<RuntimeError>(
+          StrEq("Same tensor is fed by a SessionRunHook and user. Conflict(s): [x:0]")));
+  h2->request.feeds = {{x_, Tensor::Scalar(1.0f)}};
+  EXPECT_THAT(
+      [&] { session->Run(std::vector<Output>{x_}); },
+      ThrowsMessage<RuntimeError>(StrEq("Same tensor is fed by two hooks. Conflict(s): [x:0]")));
   EXPECT_EQ(raw_->runs(), 0);
 }
 

@@ -49,7 +49,10 @@ struct WrapperFactory<RecoverableSession> {
 
 namespace {
 
+using ::testing::AllOf;
+using ::testing::HasSubstr;
 using ::testing::Throws;
+using ::testing::ThrowsMessage;
 
 INSTANTIATE_TYPED_TEST_SUITE_P(Stage05, WrappedSessionContractTest,
                                ::testing::Types<RecoverableSession>);
@@ -256,6 +259,20 @@ TEST_F(RecoverableSessionTest, BoundedCreationRetriesBackOffExponentially) {
   EXPECT_THROW(Make(options), AbortedError);
   EXPECT_EQ(creation_faults_->calls(), 4);                 // Four attempts,
   EXPECT_EQ(clock.NowMicros() - start, 6'000'000);         // three waits between them.
+}
+
+// The error that gives up is the last preemption error, its class kept, its message followed
+// by how many attempts were made and what to check.
+TEST_F(RecoverableSessionTest, TheErrorThatGivesUpSaysHowManyAttemptsAndWhatToCheck) {
+  RecoveryOptions options;
+  options.max_creation_attempts = 2;
+  creation_faults_ = FaultSchedule::EveryKth(1, ErrorCode::kUnavailable);
+  EXPECT_THAT([&] { Make(options); },
+              ThrowsMessage<UnavailableError>(AllOf(
+                  HasSubstr("(gave up after 2 attempts to create a session: check that the "
+                            "master and parameter servers are up"),
+                  HasSubstr("RecoveryOptions::max_creation_attempts"))));
+  EXPECT_EQ(creation_faults_->calls(), 2);
 }
 
 // The first wait is capped too, when the initial backoff exceeds the maximum.

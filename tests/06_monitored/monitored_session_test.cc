@@ -244,6 +244,19 @@ TEST_F(MonitoredSessionTest, ThreadErrorStopsAndIsRaisedAtClose) {
   EXPECT_EQ(session->graph(), nullptr);
 }
 
+// A Close that raises still closes: the session counts as closed whatever the stack's Close
+// raised, so a second Close says so without calling End again, and Run refuses to run.
+TEST_F(MonitoredSessionTest, ACloseThatRaisesStillClosesTheSession) {
+  auto session = Make();
+  first_->coord->RequestStop(ErrorOf(ErrorCode::kInternal, "input thread failed"));
+  EXPECT_THROW(session->Close(), InternalError);
+  EXPECT_THAT([&] { session->Close(); },
+              ThrowsMessage<RuntimeError>(StartsWith("Session is already closed.")));
+  EXPECT_EQ(first_->Count("End"), 1);
+  EXPECT_THAT([&] { Step(*session); },
+              ThrowsMessage<RuntimeError>(HasSubstr("closed MonitoredSession")));
+}
+
 // StartQueueRunners given a MonitoredSession starts nothing and returns no threads, as
 // TensorFlow's: the session's coordinated layer already runs the graph's queue runners.
 TEST_F(MonitoredSessionTest, StartQueueRunnersStartsNothingForAMonitoredSession) {

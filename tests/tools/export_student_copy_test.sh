@@ -12,7 +12,8 @@
 #   4. with --labs, an untracked file holding a lab region (an .orig of a lab source) is
 #      refused;
 #   5. a good export: no solution text anywhere in the copy, the chosen lab's regions are
-#      starters and the other lab's stay, the copy is marked as a student copy.
+#      starters and the other lab's stay, the chosen lab's fixtures (tools/labs/fixtures/)
+#      are left out and the other's stay, the copy is marked as a student copy.
 # Each check that fails says which and exits 1.
 set -u
 
@@ -31,7 +32,19 @@ rm -rf "$work"
 repo="$work/repo"
 mkdir -p "$repo/tools/labs" "$repo/src/03_hooked" "$repo/chapters/03_hooked/exercises/ex"
 cp tools/export_student_copy.sh "$repo/tools/"
-cp tools/labs/make_starter.py tools/labs/labs.py tools/labs/labs.bzl "$repo/tools/labs/"
+cp tools/labs/make_starter.py tools/labs/labs.py tools/labs/labs.bzl tools/labs/fixtures.py \
+  "$repo/tools/labs/"
+mkdir -p "$repo/tools/labs/fixtures/01_session" "$repo/tools/labs/fixtures/03_hooked"
+cat > "$repo/tools/labs/fixtures.bzl" <<'BZL'
+"""The labs' fixtures."""
+
+FIXTURES = [
+    {"lab": "01_session", "name": "wrong", "library": "//src/03_hooked:hooked", "src": "hooked.cc"},
+    {"lab": "03_hooked", "name": "wrong", "library": "//src/03_hooked:hooked", "src": "hooked.cc"},
+]
+BZL
+printf '# SessionFixtureSecret\n' > "$repo/tools/labs/fixtures/01_session/wrong.patch"
+printf '# HookedFixtureSecret\n' > "$repo/tools/labs/fixtures/03_hooked/wrong.patch"
 cp .bazelignore "$repo/"
 # A stand-in for the step that ships the book's outputs (it builds them with Bazel in the
 # reference tree: //docs:student_edition_test and .ci/run check the real one).
@@ -112,10 +125,17 @@ rm "$repo/src/03_hooked/hooked.cc.orig"
 # 5. A good export of lab 03 only.
 "$script" --labs=03_hooked "$work/copy" > "$work/5.txt" 2>&1
 expect 0 $? "$work/5.txt" "1 lab regions in 1 files replaced by their starters"
-if grep -rqE "ExerciseSecret|HookedRunSecret" "$work/copy"; then
-  grep -rlE "ExerciseSecret|HookedRunSecret" "$work/copy"
+if grep -rqE "ExerciseSecret|HookedRunSecret|HookedFixtureSecret" "$work/copy"; then
+  grep -rlE "ExerciseSecret|HookedRunSecret|HookedFixtureSecret" "$work/copy"
   fail "solution text shipped"
 fi
+# Lab 03's fixtures are gone, from the folder and the table; lab 01's stay with its code.
+grep -q '"lab": "03_hooked"' "$work/copy/tools/labs/fixtures.bzl" \
+  && fail "fixtures.bzl still lists lab 03's fixtures"
+grep -q '"lab": "01_session"' "$work/copy/tools/labs/fixtures.bzl" \
+  || fail "fixtures.bzl lost lab 01's fixtures, whose lab keeps its code"
+grep -q "SessionFixtureSecret" "$work/copy/tools/labs/fixtures/01_session/wrong.patch" \
+  || fail "lab 01's fixture should ship with --labs=03_hooked"
 grep -q "SessionRunSecret" "$work/copy/src/03_hooked/hooked.cc" \
   || fail "lab 01's region should keep its code with --labs=03_hooked"
 grep -q 'lab 03_hooked: HookedSession::Run is yours to write' \
@@ -126,6 +146,8 @@ grep -q 'lab 03_hooked: HookedSession::Run is yours to write' \
 # A second export, to a new folder, holds no trace of the first.
 "$script" --labs "$work/copy2" > "$work/6.txt" 2>&1
 expect 0 $? "$work/6.txt" "2 lab regions in 1 files replaced"
+grep -qE "FixtureSecret|\"lab\":" -r "$work/copy2/tools/labs/fixtures" \
+  "$work/copy2/tools/labs/fixtures.bzl" && fail "a fixture shipped with --labs"
 [ "$(find "$work/copy2" -name STUDENT_COPY | wc -l)" -eq 1 ] \
   || fail "the second copy nests another copy"
 "$script" --labs "$work/copy2" > "$work/7.txt" 2>&1

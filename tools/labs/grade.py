@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The labs' scorecard (run through tools/grade.sh from the top of the tree).
 
-    tools/grade.sh [LAB...] [--starter] [--results_dir DIR]
+    tools/grade.sh [LAB...] [--starter] [--tsan] [--results_dir DIR]
 
 Builds the graded tests with Bazel, runs every test group that counts, and prints, as xv6's
 `make grade` does, one line per group and a score per lab, then the total and the stack
@@ -30,6 +30,14 @@ most CI read it) and DIR/results.json (Gradescope's autograder format: score, ma
 and one entry per group). DIR defaults to grade_results/ at the top of the tree; a relative
 DIR is taken from the directory grade.sh was called from.
 
+--tsan grades the groups marked "tsan" in labs.bzl (those of the threaded labs, 04 to 07)
+twice: as above, then, when they pass, from a second build with --config=tsan (its own
+output directory), where ThreadSanitizer stops the binary at the first data race it sees.
+A race fails the case it came in, so the group scores 0, and the scorecard shows the
+report's first lines (the two accesses and the SUMMARY) with the `bazel test --config=tsan
+... --test_filter=` command that reruns that case. Without --tsan, a scorecard that graded
+such groups says that races were not checked and how to check them.
+
 --starter grades each lab's starter instead of the code in the tree: it builds with
 `--define=lab=NAME`, one lab at a time, and every lab should score 0. In a student copy
 (tools/export_student_copy.sh --labs) the tree already holds the starters, and plain
@@ -52,6 +60,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import labs as labs_lib  # noqa: E402
 
 CRASH_REPORT_TARGET = "//tools/labs:libcrash_report.so"
+# The ThreadSanitizer build: .ci/run's flags exactly, so that the actions its TSan pass
+# (and //tools/labs:fixtures_test under it) cached serve the grader too.
+TSAN_FLAGS = ["--config=tsan", "--copt=-g1"]
+# How the TSan-built binaries run: stop at the first report (the case it came in fails).
+TSAN_ENV = {"TSAN_OPTIONS": "halt_on_error=1:second_deadlock_stack=1"}
 MESSAGE_LINES = 40  # Of one failure, shown in the scorecard (the reports keep all of it).
 # What a starter throws (make_starter.py): "lab NAME: Function is yours to write; see PAGE".
 STARTER = re.compile(r"lab \w+: \S+ is yours to write; see [\w/.]+")
@@ -118,20 +131,26 @@ def read_build_events(path):
     return built
 
 
-def build(targets, define):
-    """Builds the targets, going on past failures; a Build of what built in this run."""
+def build(targets, define, config=None):
+    """Builds the targets, going on past failures; a Build of what built in this run.
+    `config` "tsan": with --config=tsan, into its own output directory (the plain build's
+    binaries stay where they are)."""
     bazel = shlex.split(os.environ.get("MTS_GRADE_BAZEL", "bazel"))
     outcome = Build()
     with tempfile.TemporaryDirectory(prefix="grade_") as tmp:
         events = os.path.join(tmp, "build_events.json")
         command = bazel + ["build", "--noshow_progress", "--keep_going",
                            "--build_event_json_file=" + events]
-        if define:
-            command.append("--define=lab=" + define)
+        flags = (TSAN_FLAGS if config == "tsan" else []) + (
+            ["--define=lab=" + define] if define else [])
+        command += flags
         print("$ bazel build --keep_going%s <%d test targets>" % (
-            " --define=lab=" + define if define else "", len(targets)), flush=True)
+            "".join(" " + f for f in flags), len(targets)), flush=True)
+        # The crash reporter is preloaded into the plain build's binaries only: under
+        # ThreadSanitizer, its signal handlers are TSan's.
+        extra = [] if config else [CRASH_REPORT_TARGET]
         try:
-            done = subprocess.run(command + targets + [CRASH_REPORT_TARGET], check=False,
+            done = subprocess.run(command + targets + extra, check=False,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                   text=True, errors="replace")
         except OSError as e:
@@ -146,40 +165,59 @@ def build(targets, define):
             outcome.first_error = first_build_error(done.stderr) or [
                 "bazel exited %d: %s" % (done.returncode, done.stderr.strip()[-300:])]
     if outcome.failed:
-        print("grade: the build failed; every group whose test did not build scores 0. "
-              "The first error:")
+        print("grade: the %sbuild failed; every group whose test did not build scores 0. "
+              "The first error:" % ("ThreadSanitizer " if config else ""))
         for line in outcome.first_error:
             print("  " + line)
     return outcome
 
 
-def group_runner(outcome):
+
+
+def group_runner(outcome, tsan_outcome=None):
     """run(group) for labs.grade_labs: runs the binary built in this invocation (each test
-    and filter once), or scores 0 when its test did not build."""
+    and filter once), or scores 0 when its test did not build. With `tsan_outcome` (the
+    --config=tsan build of --tsan), a group marked "tsan" that passes runs again from that
+    build, and a data race or a failure there fails it: its result is then that run's."""
     cache = {}
     reporter = outcome.built.get(CRASH_REPORT_TARGET)
+
+    def run_built(built, group, preload, config):
+        binary = built.get(group["test"])
+        if binary and os.path.exists(binary):
+            result = labs_lib.run_group(group, binary, binary + ".runfiles", preload,
+                                        extra_env=TSAN_ENV if config else None)
+        else:
+            result = labs_lib.GroupResult(group)
+            result.note = "not built" + (" under ThreadSanitizer" if config else "")
+        result.config = config
+        return result
 
     def run(group):
         key = (group["test"], group["filter"])
         if key not in cache:
-            binary = outcome.built.get(group["test"])
-            if binary and os.path.exists(binary):
-                cache[key] = labs_lib.run_group(group, binary, binary + ".runfiles",
-                                                [reporter] if reporter else None)
-            else:
-                result = labs_lib.GroupResult(group)
-                result.note = "not built"
-                cache[key] = result
+            cache[key] = run_built(outcome.built, group, [reporter] if reporter else None, None)
         shared = cache[key]
+        if shared.ok and group.get("tsan") and tsan_outcome is not None:
+            tsan_key = key + ("tsan",)
+            if tsan_key not in cache:
+                cache[tsan_key] = run_built(tsan_outcome.built, group, None, "tsan")
+                tsan = cache[tsan_key]
+                if not tsan.ok and "ThreadSanitizer" not in tsan.note:
+                    tsan.note = "under ThreadSanitizer: " + (
+                        tsan.note or "%d case(s) failed" % len(tsan.failed))
+            if not cache[tsan_key].ok:
+                shared = cache[tsan_key]
         result = labs_lib.GroupResult(group)  # The same cases, under this group's points.
         result.passed, result.failed = shared.passed, shared.failed
         result.messages, result.note = shared.messages, shared.note
+        result.config = shared.config
         return result
 
     return run
 
 
-def print_lab(grade, table, written, outcome, define):
+def print_lab(grade, table, written, outcome, define, tsan_outcome=None):
     lab = grade.lab
     print("\n== lab %s: %s (%s)" % (lab["name"], lab["title"], lab["page"]), flush=True)
     needs = labs_lib.prerequisites(lab, table)
@@ -202,9 +240,10 @@ def print_lab(grade, table, written, outcome, define):
             group["name"], dots, "OK" if result.ok else "FAIL", len(result.passed),
             result.total, result.score(), group["points"],
             "  (" + result.note + ")" if result.note else ""), flush=True)
-        if result.note == "not built":
+        if result.note.startswith("not built"):
+            failed_build = tsan_outcome if result.config and tsan_outcome else outcome
             if not shown_build_error:
-                for line in outcome.first_error[:1]:
+                for line in failed_build.first_error[:1]:
                     print("    the build's first error: " + line)
                 shown_build_error = True
         elif result.failed:
@@ -218,7 +257,8 @@ def print_lab(grade, table, written, outcome, define):
                 print("      " + line)
             if len(message) > MESSAGE_LINES:
                 print("      ... (%d more lines: run it)" % (len(message) - MESSAGE_LINES))
-            print("    run it: " + labs_lib.reproduce_command(group, first, define))
+            print("    run it: " + labs_lib.reproduce_command(group, first, define,
+                                                              result.config))
     line = "lab %s: %d/%d" % (lab["name"], grade.score, grade.max_score)
     line += ", written" if grade.written else ", not yet written"
     if grade.waiting_points:
@@ -265,7 +305,8 @@ def write_reports(grades, results_dir):
             if r.failed:
                 output += "\nfailed:\n" + "\n".join(
                     "  %s: %s\n  run it: %s" % (c, r.messages.get(c, ""),
-                                                labs_lib.reproduce_command(group, c))
+                                                labs_lib.reproduce_command(group, c,
+                                                                           config=r.config))
                     for c in r.failed)
             tests.append({
                 "name": "lab %s: %s" % (lab["name"], group["name"]),
@@ -336,6 +377,11 @@ def main():
                              "built and run too, to know whether they are written")
     parser.add_argument("--starter", action="store_true",
                         help="grade each lab's starter (--define=lab=NAME), not the tree")
+    parser.add_argument("--tsan", action="store_true",
+                        help="also build the groups of the threaded labs (04 to 07) under "
+                             "ThreadSanitizer (--config=tsan) and run them again: a data "
+                             "race fails the group, with the report's first lines (a "
+                             "teacher's final grade uses it)")
     parser.add_argument("--results_dir", default=None, metavar="DIR",
                         help="where junit.xml and results.json go (default: grade_results "
                              "at the top of the tree; a relative DIR is from where you are)")
@@ -357,6 +403,7 @@ def main():
     grades = []
     written = {}
     broken = False
+    unchecked = set()  # Labs graded under ThreadSanitizer too when --tsan is given.
     for batch in ([[lab] for lab in chosen] if args.starter else [chosen]):
         define = batch[0]["name"] if args.starter else None
         required = labs_lib.required_labs(table, batch)
@@ -365,9 +412,19 @@ def main():
                           for g in labs_lib.own_groups(lab, table)})
         outcome = build(targets, define)
         broken = broken or not outcome.ran
-        batch_grades, batch_written = labs_lib.grade_labs(table, batch, group_runner(outcome))
+        tsan_outcome = None
+        tsan_targets = sorted({g["test"] for lab in table if lab["name"] in required
+                               for g in lab["groups"] if g.get("tsan") and g["test"] in targets})
+        if args.tsan and tsan_targets:
+            tsan_outcome = build(tsan_targets, define, config="tsan")
+            broken = broken or not tsan_outcome.ran
+        elif tsan_targets:
+            unchecked.update(lab["name"] for lab in batch
+                             if any(g.get("tsan") for g in lab["groups"]))
+        batch_grades, batch_written = labs_lib.grade_labs(table, batch,
+                                                          group_runner(outcome, tsan_outcome))
         for grade in batch_grades:
-            print_lab(grade, table, batch_written, outcome, define)
+            print_lab(grade, table, batch_written, outcome, define, tsan_outcome)
         grades += batch_grades
         written.update(batch_written)
 
@@ -387,6 +444,11 @@ def main():
         print()
         for line in labs_lib.stack_lines(table, written, grades):
             print(line)
+    if unchecked:
+        names_unchecked = [lab["name"] for lab in table if lab["name"] in unchecked]
+        print("\nnot checked for data races: %s. `tools/grade.sh --tsan %s` runs their groups "
+              "under ThreadSanitizer too, where a race loses the group's points (your "
+              "teacher's grade may)." % (", ".join(names_unchecked), " ".join(names_unchecked)))
     write_reports(grades, results_dir)
     print("reports: %s, %s" % (os.path.join(results_dir, "junit.xml"),
                                os.path.join(results_dir, "results.json")))

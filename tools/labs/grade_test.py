@@ -21,6 +21,9 @@ a deleted semicolon gave in hooked_session.cc, testdata/build_failed_stderr.txt)
   - the scorecard ends with the stack the labs build, each lab marked written or not with
     its score, in the rows and order of the figure on the book's "What you will build"
     page (labs.STACK; stack.py draws the figure and the page's printout).
+  - --tsan builds the groups marked "tsan" under ThreadSanitizer too, and a data race there
+    fails the group with the report's first lines and the command that reruns the case
+    under TSan; without --tsan the scorecard says the races were not checked.
 """
 
 import json
@@ -65,7 +68,7 @@ TABLE = """LABS = [
         "must_fail": "all",
         "groups": [
             {"name": "its own", "test": "//fake:broken_test", "filter": "Fake.Passes",
-             "points": 100, "needs": ["01_first", "02_second"]},
+             "points": 100, "needs": ["01_first", "02_second"], "tsan": True},
         ],
     },
 ]
@@ -81,6 +84,11 @@ broken = os.environ["FAKE_SCENARIO"] == "broken"
 def done(label, path):
     return {"id": {"targetCompleted": {"label": label}},
             "completed": {"success": True, "importantOutput": [{"uri": "file://" + path}]}}
+if "--config=tsan" in sys.argv:  # The ThreadSanitizer build of the targets asked for.
+    with open(events, "w") as f:
+        for label in [a for a in sys.argv if a.startswith("//")]:
+            f.write(json.dumps(done(label, os.environ["FAKE_TSAN_BINARY"])) + "\n")
+    sys.exit(0)
 with open(events, "w") as f:
     for label in ("//fake:ok_test", "//fake:upper_test"):
         f.write(json.dumps(done(label, os.environ["FAKE_BINARY"])) + "\n")
@@ -100,6 +108,23 @@ STALE_BINARY = """#!/bin/sh
 touch "$(dirname "$0")/STALE_BINARY_RAN"
 echo "[ RUN      ] Fake.Passes"
 echo "[       OK ] Fake.Passes (0 ms)"
+"""
+
+
+# A test binary built with ThreadSanitizer, as it ends when Fake.Passes races: TSan's report
+# (halt_on_error=1), then exit code 66 and no XML report.
+TSAN_BINARY = """#!/bin/sh
+case "$*" in *--gtest_list_tests*) echo "Fake."; echo "  Passes"; exit 0;; esac
+echo "[ RUN      ] Fake.Passes"
+echo "=================="
+echo "WARNING: ThreadSanitizer: data race (pid=4242)"
+echo "  Write of size 1 at 0x7b0400000010 by thread T1 (mutexes: write M7):"
+echo "    #0 mts::Coordinator::RequestStop(std::__exception_ptr::exception_ptr) src/04_coordinated/coordinator.cc:78"
+echo "  Previous read of size 1 at 0x7b0400000010 by main thread:"
+echo "    #0 mts::Coordinator::ShouldStop() const src/04_coordinated/coordinator.cc:94"
+echo "SUMMARY: ThreadSanitizer: data race src/04_coordinated/coordinator.cc:78 in mts::Coordinator::RequestStop(std::__exception_ptr::exception_ptr)"
+echo "=================="
+exit 66
 """
 
 
@@ -179,6 +204,10 @@ class GradeMainTest(unittest.TestCase):
         with open(self.fake_bazel, "w") as f:
             f.write(FAKE_BAZEL)
         self.bazel_ran = os.path.join(self.tmp, "bazel_ran")
+        self.tsan_binary = os.path.join(self.tmp, "tsan_test")
+        with open(self.tsan_binary, "w") as f:
+            f.write(TSAN_BINARY)
+        os.chmod(self.tsan_binary, 0o755)
 
     def tearDown(self):
         shutil.rmtree(self.tmp)
@@ -187,7 +216,7 @@ class GradeMainTest(unittest.TestCase):
         env = dict(os.environ, MTS_GRADE_BAZEL="%s %s" % (sys.executable, self.fake_bazel),
                    MTS_GRADE_CALLER_DIR=self.caller, FAKE_SCENARIO=scenario,
                    FAKE_BINARY=FAKE, FAKE_REPORTER=REPORTER, FAKE_STDERR=STDERR,
-                   FAKE_RAN=self.bazel_ran)
+                   FAKE_RAN=self.bazel_ran, FAKE_TSAN_BINARY=self.tsan_binary)
         done = subprocess.run([sys.executable, "tools/labs/grade.py"] + list(args),
                               cwd=self.tree, env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True, check=False)
@@ -229,6 +258,30 @@ class GradeMainTest(unittest.TestCase):
         self.assertIn("lab 01_first: 70/100, not yet written", out)
         self.assertIn("total 170/200", out)
         self.assertTrue(os.path.exists(os.path.join(self.tree, "grade_results/junit.xml")))
+
+    def test_under_tsan_a_data_race_fails_the_group_with_the_report(self):
+        code, out = self.grade("fixed", "--tsan", "02_second")
+        self.assertEqual(0, code, out)
+        self.assertIn("$ bazel build --keep_going --config=tsan --copt=-g1 <1 test targets>", out)
+        self.assertRegex(out, r"its own \.+ FAIL +0/1 +cases +0/100 +\(a data race "
+                              r"\(ThreadSanitizer\) in Fake\.Passes\)")
+        self.assertIn("first failure: Fake.Passes", out)
+        self.assertIn("WARNING: ThreadSanitizer: data race (pid=4242)", out)
+        self.assertIn("#0 mts::Coordinator::ShouldStop() const", out)
+        self.assertIn("SUMMARY: ThreadSanitizer: data race", out)
+        self.assertIn("run it: bazel test //fake:broken_test --config=tsan "
+                      "--test_filter=Fake.Passes --test_output=errors", out)
+        self.assertIn("lab 02_second: 0/100, not yet written", out)
+        self.assertNotIn("not checked for data races", out)
+
+    def test_without_tsan_the_scorecard_says_races_were_not_checked(self):
+        code, out = self.grade("fixed", "02_second")
+        self.assertEqual(0, code, out)
+        self.assertIn("lab 02_second: 100/100, written", out)
+        self.assertIn("not checked for data races: 02_second. `tools/grade.sh --tsan "
+                      "02_second`", out)
+        with open(self.bazel_ran, encoding="utf-8") as f:
+            self.assertNotIn("--config=tsan", f.read())
 
     def test_a_bad_results_dir_is_refused_before_building(self):
         open(os.path.join(self.caller, "a_file"), "w").close()

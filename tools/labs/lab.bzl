@@ -26,7 +26,14 @@ and makes:
                         tests without building the stack a second time
   :<name>_lab_srcs      the lab sources as written, for //tools/labs:ladder_test, which
                         checks the release of each lab (tools/labs/release.py) on them
+  :lib<name>_fixture_<fixture>.so  for each fixture of this library in
+                        tools/labs/fixtures.bzl (a wrong solution, as a patch of one lab
+                        source): the whole library again, built from the patched source, for
+                        //tools/labs:fixtures_test to load in place of the reference library
+                        (tagged manual)
 """
+
+load("//tools/labs:fixtures.bzl", "FIXTURES")
 
 def mts_lab_library(name, lab, lab_srcs, srcs = [], deps = [], **kwargs):
     """A cc_library `name` whose `lab_srcs` become their starters under --define=lab=`lab`."""
@@ -87,6 +94,61 @@ def mts_lab_library(name, lab, lab_srcs, srcs = [], deps = [], **kwargs):
         srcs = lab_srcs,
         visibility = ["//tools/labs:__pkg__"],
     )
+
+    label = "//%s:%s" % (native.package_name(), name)
+    for fixture in FIXTURES:
+        if fixture["library"] == label:
+            _fixture_library(name, lab, lab_srcs, srcs, deps, fixture, kwargs)
+
+def _fixture_library(name, lab, lab_srcs, srcs, deps, fixture, kwargs):
+    """The library `name` again, with `fixture`'s patch applied to its source, as a shared
+    object (the tests link the libraries as shared objects, so the fixture test can load it
+    in place of the reference one: the whole library, once, so nothing registers twice)."""
+    if fixture["src"] not in lab_srcs:
+        fail("fixtures.bzl: fixture %s patches %s, which is not a lab source of %s" % (
+            fixture["name"], fixture["src"], name))
+    patch = "//tools/labs/fixtures:%s/%s.patch" % (lab, fixture["name"])
+    patched = "%s.fixture_%s.cc" % (fixture["src"][:-len(".cc")], fixture["name"])
+    native.genrule(
+        name = "%s_fixture_%s_cc" % (name, fixture["name"]),
+        srcs = [fixture["src"], patch],
+        outs = [patched],
+        tools = ["//tools/labs:fixtures.py"],
+        cmd = ("/usr/bin/python3 $(location //tools/labs:fixtures.py) apply --lab %s " +
+               "--path %s/%s $(location %s) $(location %s) $@") % (
+            lab,
+            native.package_name(),
+            fixture["src"],
+            patch,
+            fixture["src"],
+        ),
+        tags = ["manual"],
+    )
+    library = dict(kwargs)
+    library["visibility"] = ["//visibility:private"]
+    native.cc_library(
+        name = "%s_fixture_%s" % (name, fixture["name"]),
+        srcs = srcs + [patched if src == fixture["src"] else src for src in lab_srcs],
+        deps = deps,
+        tags = ["manual"],
+        **library
+    )
+    native.filegroup(
+        name = fixture_so_name(name, fixture["name"]),
+        srcs = [":%s_fixture_%s" % (name, fixture["name"])],
+        output_group = "dynamic_library",
+        tags = ["manual"],
+        visibility = ["//tools/labs:__pkg__"],
+    )
+
+def fixture_so_name(library_name, fixture_name):
+    return "lib%s_fixture_%s.so" % (library_name, fixture_name)
+
+def fixture_so(fixture):
+    """The shared object of a fixtures.bzl entry: //src/03_hooked:hooked_session and
+    results_by_hook -> //src/03_hooked:libhooked_session_fixture_results_by_hook.so."""
+    package, name = fixture["library"].split(":")
+    return "%s:%s" % (package, fixture_so_name(name, fixture["name"]))
 
 def lab_starter_so(library):
     """//src/03_hooked:hooked_session -> //src/03_hooked:libhooked_session_lab_starter.so."""

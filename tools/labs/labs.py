@@ -58,9 +58,12 @@ def library_starter_path(label):
     return os.path.join(package, "lib%s_lab_starter.so" % name)
 
 
-def reproduce_command(group, case=None, define=None):
-    """The command that runs the group (or one case of it) as the student would."""
+def reproduce_command(group, case=None, define=None, config=None):
+    """The command that runs the group (or one case of it) as the student would; `config`
+    "tsan" for a failure seen under ThreadSanitizer."""
     command = "bazel test %s" % group["test"]
+    if config:
+        command += " --config=" + config
     if define:
         command += " --define=lab=" + define
     return command + " --test_filter=%s --test_output=errors" % (case or group["filter"])
@@ -102,6 +105,7 @@ class GroupResult:
         self.failed = []
         self.messages = {}  # failed case -> its failure: the whole assertion, or the crash
         self.note = ""  # how the run ended when it did not end by itself, or "not built"
+        self.config = None  # "tsan" when this is the ThreadSanitizer run's result
 
     @property
     def total(self):
@@ -428,9 +432,55 @@ def _cases_from_report(report):
     return ran
 
 
-def run_group(group, binary, srcdir, preload=None, timeout=TIMEOUT_SECS):
+# The first line of a ThreadSanitizer report, and how much of one a failure shows.
+TSAN_REPORT = "WARNING: ThreadSanitizer:"
+TSAN_REPORT_LINES = 16
+
+
+def _sanitizer_reports(out):
+    """[(the case running when it was printed, or None; its first lines)] for each
+    ThreadSanitizer report in gtest's console output."""
+    reports, running, lines = [], None, out.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("[ RUN      ] "):
+            running = line[13:].strip()
+        elif line.startswith(("[       OK ] ", "[  FAILED  ] ")):
+            running = None
+        elif TSAN_REPORT in line:
+            # Each access (or location, mutex, thread) with the first two frames of its
+            # stack, then the SUMMARY: the standard library's frames that follow say little.
+            shown, frames = [line.strip()], 0
+            for more in lines[i + 1:]:
+                if more.startswith("==================") or more.startswith("[ "):
+                    break
+                stripped = more.strip()
+                if stripped.startswith("#"):
+                    frames += 1
+                    if frames <= 2:
+                        shown.append(more.rstrip())
+                elif stripped.startswith("SUMMARY:"):
+                    shown.append(stripped)
+                elif stripped:
+                    frames = 0
+                    shown.append(more.rstrip())
+            if len(shown) > TSAN_REPORT_LINES:
+                shown = shown[:TSAN_REPORT_LINES - 1] + [l for l in shown if
+                                                         l.startswith("SUMMARY:")][-1:]
+            reports.append((running, shown))
+    return reports
+
+
+def run_group(group, binary, srcdir, preload=None, timeout=TIMEOUT_SECS, library_path=None,
+              extra_env=None):
     """Runs one group's binary under its filter. `srcdir` is the runfiles root the test
-    finds its data under (TEST_SRCDIR); `preload` a list of shared objects to load first."""
+    finds its data under (TEST_SRCDIR); `preload` a list of shared objects to load first;
+    `library_path` a folder whose shared objects are loaded instead of the binary's own of
+    the same name (fixtures_test puts a fixture's library there); `extra_env` variables to
+    set (TSAN_OPTIONS).
+
+    A ThreadSanitizer report fails the case that was running when it was printed (or, if
+    none was, every case): a data race loses the group's points, whatever the asserts said.
+    """
     result = GroupResult(group)
     binary = os.path.abspath(binary)
     srcdir = os.path.abspath(srcdir)
@@ -443,13 +493,17 @@ def run_group(group, binary, srcdir, preload=None, timeout=TIMEOUT_SECS):
                     "HOME": tmp})
         if preload:
             env["LD_PRELOAD"] = ":".join(preload)
+        env.update(extra_env or {})
+        if library_path:
+            env["LD_LIBRARY_PATH"] = ":".join(
+                [library_path] + [p for p in [env.get("LD_LIBRARY_PATH")] if p])
         cases = _list_cases(binary, group["filter"], env)
         report = os.path.join(tmp, "report.xml")
         code, out = _run(binary, ["--gtest_filter=" + group["filter"],
                                   "--gtest_output=xml:" + report], env, cwd or tmp, timeout)
         ran = _cases_from_report(report) if os.path.exists(report) else {}
         dying = None
-        if not ran and (code is None or code < 0):
+        if not ran and (code is None or code < 0 or TSAN_REPORT in out):
             # Died before writing its report (a crash, a hang, a starter's exception escaping
             # a thread): what the console says instead, and which case was running.
             ran, dying = _cases_from_console(out)
@@ -458,12 +512,20 @@ def run_group(group, binary, srcdir, preload=None, timeout=TIMEOUT_SECS):
             result.note = detail = "timed out after %d s" % timeout
         elif code < 0:
             result.note, detail = _crash_note(code, out)
-        if dying:
+        if dying and (code is None or code < 0):
             result.note = "%s in %s" % (result.note, dying)
             ran[dying] = "%s, in %s" % (detail, dying)
         last_line = next((l for l in reversed(out.splitlines()) if l.strip()), "")
-        if code is not None and code > 0 and not ran:
+        if code is not None and code > 0 and not ran and TSAN_REPORT not in out:
             result.note = "exited %d without a report: %s" % (code, last_line[-300:])
+        for racing, report in _sanitizer_reports(out):
+            where = [racing] if racing in cases else cases
+            for case in where:
+                if ran.get(case) is None or ran.get(case) == "skipped":
+                    ran[case] = "\n".join(report)
+            if not result.note.startswith("a data race"):
+                result.note = "a data race (ThreadSanitizer)%s" % (
+                    " in " + racing if racing in cases else "")
         for case in cases:
             if case in ran and ran[case] is None:
                 result.passed.append(case)

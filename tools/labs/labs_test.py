@@ -13,7 +13,7 @@ mts_lab_library), are preloaded in front of them, so the dynamic linker resolves
 of those functions to the starter. `tools/grade.sh --starter` checks the same thing the way
 a student builds it (--define=lab=NAME).
 
-Groups marked "linkstatic" in labs.bzl (the distributed tests link the layers into the
+Groups marked "linkstatic" in labs.bzl (the distributed tests over gRPC link the layers into the
 executable, for ThreadSanitizer's suppressions) cannot be reached by a preload: they are
 checked with the reference only here, and with the starter by `tools/grade.sh --starter`.
 

@@ -19,7 +19,7 @@ rung's starters are the lab functions alone, with their starter bodies
 group, those of the labs it needs that the rung has not put back. A group's run depends only
 on that set, so each (test, filter, starters) runs once for the whole ladder.
 
-Groups marked "linkstatic" (lab 07's, and lab 06's group over gRPC) link the layers into
+Groups marked "linkstatic" (lab 07's over gRPC, and lab 06's group over gRPC) link the layers into
 the executable, where no preload reaches. Where such a group needs a lab the rung has not
 put back, the ladder takes it as failing and says so ("assumed"); that is what the real
 builds check: `.ci/run` grades an exported all-starters copy (rung 0, built for real) and

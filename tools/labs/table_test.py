@@ -23,20 +23,31 @@
      "What you will build" page draws) has one row per lab of the table, and a lab drawn
      beside another is beside a lab of the stack; the page's table of labs lists them in
      book order, each with the labs it needs.
+  7. Each lab page has a section `## What the tests check`: a table mapping what the page
+     says (each "must", trap and hint that states a behaviour) to the test cases that check
+     it, `Suite.Case` (a `*` allowed) in one of the lab's graded tests. Every case it names
+     exists in that test, under the filter of one of the lab's groups on it (the graded
+     binaries are listed with --gtest_list_tests), so the table cannot name a case that is
+     not graded, or one that was renamed.
+  8. Each fixture (tools/labs/fixtures/LAB/NAME.patch, a wrong solution) is killed by a
+     case its lab page's table names, so every fixture targets a behaviour the page states,
+     and the instructor's guide names every fixture for the teachers.
 """
 
+import fnmatch
 import os
 import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fixtures as fixtures_lib  # noqa: E402
 import labs as labs_lib  # noqa: E402
 
 # The keys a lab and a group may have. A new key (a group graded under ThreadSanitizer, say)
 # joins here once labs.py and grade.py give it a meaning; until then a misspelt key (`need`)
 # is an error instead of a silently ignored line.
 LAB_KEYS = {"name", "title", "page", "libraries", "must_fail", "groups"}
-GROUP_KEYS = {"name", "test", "filter", "points", "needs", "linkstatic"}
+GROUP_KEYS = {"name", "test", "filter", "points", "needs", "linkstatic", "tsan"}
 LAB_NAME = re.compile(r"(?<![\w/])(0\d_[a-z_]*[a-z])\b")
 
 
@@ -236,6 +247,89 @@ def check_stack(table, root, problems):
             labs_lib.STACK_PAGE, listed, names))
 
 
+BEHAVIOUR_SECTION = "## What the tests check"
+CASE = re.compile(r"`([A-Za-z_*][\w*/]*\.[\w*/]+)`")
+TARGET = re.compile(r"`(//tests/[\w/]+:\w+)`")
+
+
+def behaviour_rows(text):
+    """[(what the page says, [case patterns], [test labels])] of the page's table under
+    BEHAVIOUR_SECTION, or None when the page has no such section."""
+    if "\n" + BEHAVIOUR_SECTION + "\n" not in text:
+        return None
+    section = text.split("\n" + BEHAVIOUR_SECTION + "\n", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        if not line.startswith("|") or line.startswith("| ---") or line.startswith("| the page"):
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) < 3:
+            rows.append((line, [], []))
+            continue
+        rows.append((cells[0], CASE.findall(cells[1]), TARGET.findall(cells[2])))
+    return rows
+
+
+def graded_cases(lab, root):
+    """{test label: the cases the lab's groups on that test grade}."""
+    cases = {}
+    for group in lab["groups"]:
+        binary = os.path.join(root, labs_lib.binary_path(group["test"]))
+        cases.setdefault(group["test"], set()).update(
+            labs_lib.list_cases(binary, group["filter"]))
+    return cases
+
+
+def check_behaviour_tables(table, root, problems):
+    """Returns {lab name: the case patterns its page's table names}."""
+    named = {}
+    for lab in table:
+        with open(os.path.join(root, lab["page"]), encoding="utf-8") as f:
+            rows = behaviour_rows(f.read())
+        if rows is None:
+            problems.append("%s: no section `%s` (what the page says, and the cases that "
+                            "check it)" % (lab["page"], BEHAVIOUR_SECTION))
+            continue
+        if not rows:
+            problems.append("%s: `%s` has no table rows" % (lab["page"], BEHAVIOUR_SECTION))
+        graded = graded_cases(lab, root)
+        named[lab["name"]] = []
+        for says, cases, targets in rows:
+            where = "%s, `%s` row %r" % (lab["page"], BEHAVIOUR_SECTION, says[:60])
+            if not cases or len(targets) != 1:
+                problems.append("%s: a row names `Suite.Case` cases in its second column and "
+                                "one `//tests/...:target` in its third" % where)
+                continue
+            target = targets[0]
+            if target not in graded:
+                problems.append("%s: %s is not a graded test of lab %s (labs.bzl): name a case "
+                                "that counts" % (where, target, lab["name"]))
+                continue
+            for case in cases:
+                if not fnmatch.filter(graded[target], case):
+                    problems.append("%s: %s has no graded case %s (%d cases under the lab's "
+                                    "filters)" % (where, target, case, len(graded[target])))
+            named[lab["name"]] += cases
+    return named
+
+
+def check_fixtures_named(root, named, problems):
+    """Each fixture is killed by a case its page names; the guide names every fixture."""
+    with open(os.path.join(root, "docs/instructors_guide.md"), encoding="utf-8") as f:
+        guide = f.read()
+    for fixture in fixtures_lib.all_fixtures(os.path.join(root, "tools/labs/fixtures")):
+        where = "tools/labs/fixtures/%s/%s.patch" % (fixture.lab, fixture.name)
+        cases = named.get(fixture.lab, [])
+        for killer in fixture.killed_by:
+            if not any(fnmatch.fnmatch(c, killer) or fnmatch.fnmatch(killer, c) for c in cases):
+                problems.append("%s is killed by %s, which the lab page's `%s` table does not "
+                                "name: add the behaviour it checks there" % (
+                                    where, killer, BEHAVIOUR_SECTION))
+        if "`%s/%s`" % (fixture.lab, fixture.name) not in guide:
+            problems.append("docs/instructors_guide.md does not name the fixture `%s/%s` (what "
+                            "it does wrong, what catches it)" % (fixture.lab, fixture.name))
+
+
 def main():
     srcdir = os.environ.get("TEST_SRCDIR")
     if not srcdir:
@@ -251,6 +345,8 @@ def main():
     check_group_tables(table, root, problems)
     check_first_run(table, root, problems)
     check_stack(table, root, problems)
+    named = check_behaviour_tables(table, root, problems)
+    check_fixtures_named(root, named, problems)
     for lab in table:
         print("lab %-16s needs %-60s waits for %s" % (
             lab["name"], ", ".join(labs_lib.prerequisites(lab, table)) or "-",

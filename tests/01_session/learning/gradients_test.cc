@@ -3,6 +3,8 @@
 // Each case builds f(x) = sum(W * op(x)) for a fixed random weighting W (so that every output
 // element matters differently), asks Gradients() for df/dx, and compares it element by element
 // with (f(x + h e_i) - f(x - h e_i)) / 2h in float64.
+#include "src/01_session/learning/gradients.h"
+
 #include <cmath>
 #include <functional>
 #include <random>
@@ -10,7 +12,6 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
-#include "src/01_session/learning/gradients.h"
 #include "src/01_session/learning/loss_ops.h"
 #include "src/01_session/learning/math_ops.h"
 #include "src/01_session/learning/nn_ops.h"
@@ -69,8 +70,9 @@ void CheckGradients(const GradCase& c) {
       xm.data<double>()[k] = orig - h;
       plus[xs[i]] = xp;
       minus[xs[i]] = xm;
-      const double numeric = (session.Run(f, plus).scalar<double>() -
-                              session.Run(f, minus).scalar<double>()) / (2 * h);
+      const double numeric =
+          (session.Run(f, plus).scalar<double>() - session.Run(f, minus).scalar<double>()) /
+          (2 * h);
       EXPECT_NEAR(analytic.data<double>()[k], numeric, 1e-5 * (1 + std::abs(numeric)))
           << "input " << i << " element " << k;
     }
@@ -186,6 +188,44 @@ TEST(GradientsTest, GradientOpsAreNamedUnderGradientsScope) {
   Output x = Placeholder(DataType::kDouble, {2}, "x");
   std::vector<Output> grads = Gradients({ReduceSum(Square(x))}, {x});
   EXPECT_EQ(grads[0].op()->name().rfind("gradients/", 0), 0u) << grads[0].op()->name();
+}
+
+// Each op's gradient ops go under "<op>_grad" inside the "gradients" scope, as TensorFlow
+// names them (gradients/Square_grad/...), so a graph dump shows which op they differentiate.
+TEST(GradientsTest, AnOpsGradientOpsAreUnderItsGradScope) {
+  Graph g;
+  DefaultGraphScope scope(g);
+  Output x = Placeholder(DataType::kDouble, {2}, "x");
+  std::vector<Output> grads = Gradients({ReduceSum(Square(x, "sq"))}, {x});
+  EXPECT_EQ(grads[0].op()->name().rfind("gradients/sq_grad/", 0), 0u) << grads[0].op()->name();
+}
+
+// grad_ys seed the walk: the gradient of each y starts as the given tensor, not as ones.
+TEST(GradientsTest, GradYsSeedTheGradientsOfTheYs) {
+  Graph g;
+  DefaultGraphScope scope(g);
+  Output x = Placeholder(DataType::kDouble, {2}, "x");
+  Output y = Square(x);
+  std::vector<Output> grads =
+      Gradients({y}, {x}, {Constant(Tensor::Vector<double>({10.0, 100.0}))});
+  Session session(&g);
+  const Tensor value = session.Run(grads[0], {{x, Tensor::Vector<double>({1.0, 2.0})}});
+  EXPECT_EQ(value.ToVector<double>(), (std::vector<double>{20.0, 400.0}));
+}
+
+// The op that makes an x is where the walk stops: no gradient is looked up for it (nothing
+// upstream of x wants one), so an x made by an op without a gradient function still gets
+// its gradient, as in TensorFlow, where such an op is a stop op.
+TEST(GradientsTest, TheOpThatMakesAnXNeedsNoGradient) {
+  Graph g;
+  DefaultGraphScope scope(g);
+  Output c = Placeholder(DataType::kDouble, {2}, "c");
+  Output x = g.AddOperation("TestNoGradient", "opaque_x", {c})->output(0);
+  std::vector<Output> grads = Gradients({ReduceSum(Square(x))}, {x});
+  ASSERT_NE(grads[0].op(), nullptr);
+  Session session(&g);
+  const Tensor value = session.Run(grads[0], {{c, Tensor::Vector<double>({1.0, 3.0})}});
+  EXPECT_EQ(value.ToVector<double>(), (std::vector<double>{2.0, 6.0}));
 }
 
 // OnesLike takes the dtype of its input at build time and the shape at run time, so it can
