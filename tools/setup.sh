@@ -13,6 +13,8 @@ PACKAGES=(
   # Libraries wired into WORKSPACE as local repositories.
   libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev libabsl-dev
   libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
+  # Image summaries: zlib deflates the PNGs mts encodes; libpng decodes them in the tests only.
+  zlib1g-dev libpng-dev
   # The independent decoder that checks event files mts writes (tests/03_hooked/events).
   python3-protobuf
   # tools/plot_scalars.py: a log directory's scalars drawn to PNG or SVG, without TensorBoard.
