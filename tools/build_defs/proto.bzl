@@ -34,9 +34,11 @@ def mts_proto_library(name, srcs, grpc = False, deps = [], visibility = None):
         cmd = "/usr/bin/protoc --proto_path=. --cpp_out=$(GENDIR) " + grpc_flags +
               " ".join(["$(location %s)" % s for s in srcs]),
     )
+    # The .proto files and, through the deps' own filegroups, every file they import: protoc
+    # reads the whole chain (event.proto imports summary.proto, which imports graph_def.proto).
     native.filegroup(
         name = name + "_srcs",
-        srcs = srcs,
+        srcs = srcs + [d + "_srcs" for d in deps],
         visibility = visibility,
     )
     native.cc_library(

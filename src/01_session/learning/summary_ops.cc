@@ -4,9 +4,12 @@
 #include <cctype>
 #include <cfloat>
 #include <cmath>
+#include <limits>
 #include <unordered_set>
 
+#include "src/01_session/graph_def.h"
 #include "src/01_session/op_kernel_context.h"
+#include "src/platform/png_encoder.h"
 
 namespace mts {
 
@@ -49,14 +52,16 @@ std::string CleanTag(const std::string& name) {
 
 // Adds a summary op of `type` under a fresh scope made from `name`; the scope is the tag and
 // the op takes the scope's own name, as TensorFlow's summary_scope does.
+// `attrs` are added to the "tag" attribute.
 Output AddSummaryOp(const std::string& type, const std::string& name, const Output& input,
-                    const std::vector<std::string>& collections) {
+                    const std::vector<std::string>& collections, AttrMap attrs = {}) {
   const std::string clean = CleanTag(name);
   if (clean.empty()) throw ValueError(type + ": summary name '" + name + "' is empty");
   Graph& g = GraphOf({input}, clean);
   NameScope scope(g, clean);
   const std::string tag = scope.name();
-  Output out = g.AddOperation(type, tag + "/", {input}, {{"tag", tag}})->output(0);
+  attrs["tag"] = tag;
+  Output out = g.AddOperation(type, tag + "/", {input}, attrs)->output(0);
   for (const std::string& key : collections) g.AddToCollection(key, out);
   return out;
 }
@@ -175,6 +180,156 @@ void HistogramSummaryKernel(OpKernelContext& ctx) {
 const OpRegistration histogram_summary_op({"HistogramSummary", HistogramSummaryShape,
                                            HistogramSummaryKernel});
 
+// ---- ImageSummary ---------------------------------------------------------------------------
+
+void ImageSummaryShape(ShapeContext& ctx) {
+  const DataType dtype = ctx.inputs[0].dtype();
+  if (dtype != DataType::kFloat && dtype != DataType::kDouble && dtype != DataType::kInt32) {
+    throw TypeError("ImageSummary '" + ctx.op_name +
+                    "': tensor must be float32, float64 or int32 (0-255, for TensorFlow's "
+                    "uint8), got " + DataTypeName(dtype));
+  }
+  ctx.AddOutput(DataType::kString, TensorShape{});
+}
+
+// Throws unless `images` is [batch, height, width, channels] with 1, 3 or 4 channels and
+// images TensorFlow would encode.
+void CheckImages(const Tensor& images, const std::string& op_name) {
+  const TensorShape& shape = images.shape();
+  const bool channels_ok = shape.rank() == 4 && (shape.dim(3) == 1 || shape.dim(3) == 3 ||
+                                                 shape.dim(3) == 4);
+  if (!channels_ok) {
+    throw InvalidArgumentError("ImageSummary: tensor must be 4-D [batch, height, width, "
+                               "channels] with channels 1, 3 or 4, got shape " +
+                                   shape.ToString(),
+                               op_name);
+  }
+  if (shape.dim(0) > 0 && (shape.dim(1) == 0 || shape.dim(2) == 0)) {
+    throw InvalidArgumentError("ImageSummary: tensor holds empty images (height or width 0): "
+                               "shape " + shape.ToString(),
+                               op_name);
+  }
+  if (shape.dim(1) * shape.dim(2) >= (int64_t{1} << 29) || shape.dim(0) >= (int64_t{1} << 31)) {
+    throw InvalidArgumentError("ImageSummary: tensor is too large for a summary: shape " +
+                                   shape.ToString(),
+                               op_name);
+  }
+}
+
+// [mts:image-normalize]
+// A float image (`n` pixels of `depth` values at `values`) as bytes, as TensorFlow scales
+// it: all values >= 0 are stretched so the largest is 255; with a negative value, 0 goes to
+// 128 and the largest magnitude to 1 or 255. The bounds skip pixels with a NaN or an
+// infinity, which are painted red (TensorFlow's default bad_color, cut to `depth` bytes).
+template <typename T>
+std::vector<uint8_t> NormalizeFloatImage(const T* values, int64_t n, int depth) {
+  auto finite = [&](int64_t p) {
+    for (int c = 0; c < depth; ++c) {
+      if (!std::isfinite(values[p * depth + c])) return false;
+    }
+    return true;
+  };
+  float min = std::numeric_limits<float>::infinity(), max = -min;
+  for (int64_t p = 0; p < n; ++p) {
+    if (!finite(p)) continue;
+    for (int c = 0; c < depth; ++c) {
+      min = std::min(min, static_cast<float>(values[p * depth + c]));
+      max = std::max(max, static_cast<float>(values[p * depth + c]));
+    }
+  }
+  constexpr float kZero = 1e-6f;  // Below this the image counts as all zero: scale 0.
+  const float magnitude = min < 0 ? std::max(std::abs(min), std::abs(max)) : max;
+  const T scale = T(magnitude < kZero ? 0.0f : (min < 0 ? 127.0f : 255.0f) / magnitude);
+  const T offset = T(min < 0 ? 128.0f : 0.0f);
+  const uint8_t bad_color[] = {255, 0, 0, 255};
+  std::vector<uint8_t> bytes(n * depth);
+  for (int64_t p = 0; p < n; ++p) {
+    const bool ok = finite(p);
+    for (int c = 0; c < depth; ++c) {
+      const int64_t i = p * depth + c;
+      bytes[i] = ok ? static_cast<uint8_t>(values[i] * scale + offset) : bad_color[c];
+    }
+  }
+  return bytes;
+}
+// [mts:image-normalize-end]
+
+// Image `i` of `images` as bytes: int32 values must already be 0-255 (TensorFlow's uint8).
+std::vector<uint8_t> ImageBytes(const Tensor& images, int64_t i, const std::string& op_name) {
+  const int64_t n = images.shape().dim(1) * images.shape().dim(2);
+  const int depth = static_cast<int>(images.shape().dim(3));
+  if (images.dtype() == DataType::kFloat) {
+    return NormalizeFloatImage(images.data<float>() + i * n * depth, n, depth);
+  }
+  if (images.dtype() == DataType::kDouble) {
+    return NormalizeFloatImage(images.data<double>() + i * n * depth, n, depth);
+  }
+  const int32_t* values = images.data<int32_t>() + i * n * depth;
+  std::vector<uint8_t> bytes(n * depth);
+  for (int64_t k = 0; k < n * depth; ++k) {
+    if (values[k] < 0 || values[k] > 255) {
+      throw InvalidArgumentError("ImageSummary: an int32 tensor holds bytes, 0 to 255; image " +
+                                     std::to_string(i) + " holds " + std::to_string(values[k]),
+                                 op_name);
+    }
+    bytes[k] = static_cast<uint8_t>(values[k]);
+  }
+  return bytes;
+}
+
+// [mts:image-summary-kernel]
+void ImageSummaryKernel(OpKernelContext& ctx) {
+  const Tensor& images = ctx.input(0);
+  const std::string& op_name = ctx.op().name();
+  CheckImages(images, op_name);
+  const int64_t max_images = ctx.op().attr<int64_t>("max_images");
+  const std::string& tag = ctx.op().attr<std::string>("tag");
+  const int height = static_cast<int>(images.shape().dim(1));
+  const int width = static_cast<int>(images.shape().dim(2));
+  const int depth = static_cast<int>(images.shape().dim(3));
+  tensorflow::Summary summary;
+  for (int64_t i = 0; i < std::min(max_images, images.shape().dim(0)); ++i) {
+    tensorflow::Summary::Value* v = summary.add_value();
+    // The tag depends on how many images were asked for, not on how many the batch has.
+    v->set_tag(max_images > 1 ? tag + "/image/" + std::to_string(i) : tag + "/image");
+    tensorflow::Summary::Image* image = v->mutable_image();
+    image->set_height(height);
+    image->set_width(width);
+    image->set_colorspace(depth);
+    image->set_encoded_image_string(
+        EncodePng(ImageBytes(images, i, op_name), width, height, depth));
+  }
+  ctx.set_output(0, Tensor::Scalar(Serialize(summary)));
+}
+// [mts:image-summary-kernel-end]
+const OpRegistration image_summary_op({"ImageSummary", ImageSummaryShape, ImageSummaryKernel});
+
+// ---- TensorSummaryV2 (text) -----------------------------------------------------------------
+
+void TensorSummaryV2Shape(ShapeContext& ctx) {
+  ctx.AddOutput(DataType::kString, TensorShape{});
+}
+
+// The value is the tensor itself (strings in string_val, with its shape), and its metadata
+// names the TensorBoard plugin that shows it.
+void TensorSummaryV2Kernel(OpKernelContext& ctx) {
+  const Tensor& tensor = ctx.input(0);
+  if (tensor.dtype() != DataType::kString) {
+    throw InvalidArgumentError("TensorSummaryV2: mts summarizes string tensors only, got " +
+                                   std::string(DataTypeName(tensor.dtype())),
+                               ctx.op().name());
+  }
+  tensorflow::Summary summary;
+  tensorflow::Summary::Value* v = summary.add_value();
+  v->set_tag(ctx.op().attr<std::string>("tag"));
+  *v->mutable_tensor() = TensorToProto(tensor);
+  v->mutable_metadata()->ParseFromString(
+      ctx.op().attr<std::string>("serialized_summary_metadata"));
+  ctx.set_output(0, Tensor::Scalar(Serialize(summary)));
+}
+const OpRegistration tensor_summary_op({"TensorSummaryV2", TensorSummaryV2Shape,
+                                        TensorSummaryV2Kernel});
+
 // ---- MergeSummary ---------------------------------------------------------------------------
 
 void MergeSummaryShape(ShapeContext& ctx) {
@@ -227,6 +382,30 @@ Output ScalarSummary(const std::string& name, const Output& tensor,
 Output HistogramSummary(const std::string& name, const Output& values,
                         const std::vector<std::string>& collections) {
   return AddSummaryOp("HistogramSummary", name, values, collections);
+}
+
+Output ImageSummary(const std::string& name, const Output& tensor, int64_t max_outputs,
+                    const std::vector<std::string>& collections) {
+  if (max_outputs < 1) {
+    throw ValueError("ImageSummary '" + name + "': max_outputs must be at least 1, got " +
+                     std::to_string(max_outputs));
+  }
+  return AddSummaryOp("ImageSummary", name, tensor, collections, {{"max_images", max_outputs}});
+}
+
+Output TextSummary(const std::string& name, const Output& tensor,
+                   const std::vector<std::string>& collections) {
+  if (tensor.dtype() != DataType::kString) {
+    throw ValueError("TextSummary '" + name + "': expected tensor '" + tensor.name() +
+                     "' to have dtype string, got " + DataTypeName(tensor.dtype()));
+  }
+  // [mts:text-metadata]
+  tensorflow::SummaryMetadata metadata;
+  metadata.mutable_plugin_data()->set_plugin_name("text");
+  metadata.mutable_plugin_data()->set_content("{}");  // TF1's json.dumps of no plugin data.
+  // [mts:text-metadata-end]
+  return AddSummaryOp("TensorSummaryV2", name, tensor, collections,
+                      {{"serialized_summary_metadata", metadata.SerializeAsString()}});
 }
 
 Output MergeSummary(const std::vector<Output>& inputs, const std::vector<std::string>& collections,

@@ -1,5 +1,5 @@
-// summary_ops.h: ops that report on a training run: scalar and histogram summaries, and the
-// op that merges them into one.
+// summary_ops.h: ops that report on a training run: scalar, histogram, image and text
+// summaries, and the op that merges them into one.
 //
 // Stage 01 (learning); SummarySaverHook (stage 03) writes what they output. Each op outputs
 // a serialized `tensorflow.Summary`, the bytes TensorFlow 1.x writes, and joins
@@ -10,10 +10,12 @@
 //
 // Example: ScalarSummary("loss", loss); std::optional<Output> merged = MergeAllSummaries();
 //
-// TensorFlow: tf.summary.scalar, histogram, merge, merge_all (summary.py; summary_op.cc).
+// TensorFlow: tf.summary.scalar, histogram, image, text, merge, merge_all (summary.py,
+// text_summary.py; summary_op.cc, summary_image_op.cc, summary_tensor_op.cc).
 #ifndef MTS_SRC_01_SESSION_SUMMARY_OPS_H_
 #define MTS_SRC_01_SESSION_SUMMARY_OPS_H_
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,6 +43,29 @@ Output ScalarSummary(const std::string& name, const Output& tensor,
 ///   infinity InvalidArgumentError("Infinity in summary histogram for: <op>").
 Output HistogramSummary(const std::string& name, const Output& values,
                         const std::vector<std::string>& collections = {GraphKeys::kSummaries});
+
+/// A string scalar holding a Summary with one `image` value for each of the first
+/// `max_outputs` images of `tensor`, a batch [N, height, width, channels] with 1 (grey), 3
+/// (RGB) or 4 (RGBA) channels: height, width, colorspace (the channels) and the image as PNG.
+/// The tags are "<tag>/image" when `max_outputs` is 1, else "<tag>/image/0", "<tag>/image/1",
+/// ... (the <tag> as ScalarSummary's). A float32 or float64 image is scaled as TensorFlow
+/// scales it (all values >= 0: the largest becomes 255; else 0 becomes 128 and the largest
+/// magnitude 1 or 255), a pixel with a NaN or infinity painted red; int32 stands for
+/// TensorFlow's uint8 (mts has no uint8) and its values, 0 to 255, are the bytes.
+/// \throws TypeError at build time unless `tensor` is float32, float64 or int32; ValueError if
+///   `max_outputs` < 1 or `name` is empty. When run, InvalidArgumentError naming `tensor` if it
+///   is not 4-D with 1, 3 or 4 channels, holds empty images, or (int32) a value outside 0-255.
+Output ImageSummary(const std::string& name, const Output& tensor, int64_t max_outputs = 3,
+                    const std::vector<std::string>& collections = {GraphKeys::kSummaries});
+
+/// A string scalar holding a Summary with one `tensor` value: `tensor` (a string tensor of
+/// any shape) as a TensorProto, its strings in string_val, and metadata whose plugin_data
+/// names the "text" plugin (content "{}"), so that TensorBoard's Text tab shows it (as
+/// Markdown; a vector or matrix as a table). The op is a TensorSummaryV2, tagged and
+/// collected as ScalarSummary is.
+/// \throws ValueError at build time unless `tensor` is a string tensor, or if `name` is empty.
+Output TextSummary(const std::string& name, const Output& tensor,
+                   const std::vector<std::string>& collections = {GraphKeys::kSummaries});
 
 /// A string scalar holding one Summary with every value of `inputs`, which are string
 /// tensors of serialized Summaries (any shape), in input order. The op is "<name>/MergeSummary"
