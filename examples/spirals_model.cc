@@ -1,6 +1,7 @@
 #include "examples/spirals_model.h"
 
 #include <cmath>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -58,10 +59,10 @@ SpiralsModel BuildSpiralsModel(double learning_rate) {
   SpiralsModel m;
   m.x = Placeholder(DataType::kFloat, {TensorShape::kUnknownDim, 2}, "x");
   m.labels = Placeholder(DataType::kInt64, {TensorShape::kUnknownDim}, "labels");
-  Output logits = SpiralsLogits(m.x);
-  m.loss = ReduceMean(SparseSoftmaxCrossEntropyWithLogits(m.labels, logits), std::nullopt, false,
-                      "loss");
-  Output correct = Cast(Equal(ArgMax(logits, 1), m.labels), DataType::kFloat);
+  m.logits = SpiralsLogits(m.x);
+  m.loss = ReduceMean(SparseSoftmaxCrossEntropyWithLogits(m.labels, m.logits), std::nullopt,
+                      false, "loss");
+  Output correct = Cast(Equal(ArgMax(m.logits, 1), m.labels), DataType::kFloat);
   m.accuracy = ReduceMean(correct, std::nullopt, false, "accuracy");
   // Collected in GraphKeys::kSummaries: the default Scaffold merges them, and the default
   // SummarySaverHook writes them for TensorBoard.
@@ -73,6 +74,70 @@ SpiralsModel BuildSpiralsModel(double learning_rate) {
   m.train_op = optimizer.Minimize(m.loss, m.global_step);
   return m;
 }
+
+namespace {
+
+constexpr float kPictureHalfWidth = 1.25f;  // The spirals reach radius 1, plus noise.
+
+// The centres of a size x size grid of pixels over the square, row by row from the top.
+Tensor PictureGrid(int64_t size) {
+  std::vector<float> points;
+  points.reserve(size * size * 2);
+  const float pixel = 2 * kPictureHalfWidth / size;
+  for (int64_t row = 0; row < size; ++row) {
+    for (int64_t col = 0; col < size; ++col) {
+      points.push_back(-kPictureHalfWidth + (col + 0.5f) * pixel);
+      points.push_back(kPictureHalfWidth - (row + 0.5f) * pixel);
+    }
+  }
+  return Tensor::FromValues<float>({size * size, 2}, points);
+}
+
+// The dots of the data points, both [1, size, size, 3]: `keep` is 0 under a dot and 1
+// elsewhere, `dots` the dark colour of the point's class there and 0 elsewhere.
+std::pair<Tensor, Tensor> PictureDots(const SpiralsData& data, int64_t size) {
+  std::vector<float> keep(size * size * 3, 1.0f), dots(size * size * 3, 0.0f);
+  const float* xy = data.x.data<float>();
+  const int64_t* label = data.labels.data<int64_t>();
+  for (int64_t i = 0; i < data.x.shape().dim(0); ++i) {
+    const auto col = static_cast<int64_t>((xy[2 * i] + kPictureHalfWidth) * size /
+                                          (2 * kPictureHalfWidth));
+    const auto row = static_cast<int64_t>((kPictureHalfWidth - xy[2 * i + 1]) * size /
+                                          (2 * kPictureHalfWidth));
+    for (int64_t r = row; r < row + 2; ++r) {
+      for (int64_t c = col; c < col + 2; ++c) {
+        if (r < 0 || r >= size || c < 0 || c >= size) continue;
+        for (int64_t channel = 0; channel < 3; ++channel) keep[(r * size + c) * 3 + channel] = 0;
+        dots[(r * size + c) * 3 + label[i] % 3] = 0.6f;
+      }
+    }
+  }
+  return {Tensor::FromValues<float>({1, size, size, 3}, keep),
+          Tensor::FromValues<float>({1, size, size, 3}, dots)};
+}
+
+}  // namespace
+
+// [mts:spirals-picture]
+SpiralsPicture BuildSpiralsPicture(const SpiralsModel& model, const SpiralsData& data,
+                                   int64_t size) {
+  if (size < 8) throw ValueError("BuildSpiralsPicture: size must be 8 or more, got " +
+                                 std::to_string(size));
+  std::optional<NameScope> scope("picture");
+  // The dots are fed, not constants: a constant would put 400 KB into every graph written.
+  Output keep = Placeholder(DataType::kFloat, {1, size, size, 3}, "keep");
+  Output dots = Placeholder(DataType::kFloat, {1, size, size, 3}, "dots");
+  // Probabilities [size * size, 3] as an image [1, size, size, 3], tinted towards white.
+  Output probabilities = Reshape(Softmax(model.logits), {1, size, size, 3});
+  Output tint = Add(Constant(0.45f), Mul(Constant(0.55f), probabilities));
+  Output image = Add(Mul(tint, keep), dots);
+  // Every value is in [0, 1]; ImageSummary stretches the largest to 255, as TensorFlow does.
+  auto [keep_value, dots_value] = PictureDots(data, size);
+  scope.reset();  // The summary's own scope is its tag, "decision_regions".
+  return {ImageSummary("decision_regions", image, /*max_outputs=*/1, /*collections=*/{}),
+          {{model.x, PictureGrid(size)}, {keep, keep_value}, {dots, dots_value}}};
+}
+// [mts:spirals-picture-end]
 
 SpiralsData SpiralsTrainingData() {
   return MakeSpirals(/*num_examples_per_class=*/100, /*num_classes=*/3, /*seed=*/42);

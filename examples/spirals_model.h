@@ -40,6 +40,7 @@ namespace mts {
 struct SpiralsModel {
   Output x;              ///< Placeholder [batch, 2] float32: the points.
   Output labels;         ///< Placeholder [batch] int64: their classes.
+  Output logits;         ///< [batch, 3] float32: the network's scores of the three classes.
   Output loss;           ///< Mean softmax cross-entropy over the batch.
   Output accuracy;       ///< Fraction of the batch classified right.
   Variable global_step;  ///< The step every checkpoint records; the train op increments it.
@@ -59,6 +60,25 @@ Output SpiralsLogits(const Output& x);
 /// the global step. Deterministic: the same graph and initial values on every run.
 /// \throws ValueError if the default graph already has a global step.
 SpiralsModel BuildSpiralsModel(double learning_rate);
+
+/// A picture of what a SpiralsModel has learnt, for TensorBoard's Images tab.
+struct SpiralsPicture {
+  /// ImageSummary "decision_regions" (tag "decision_regions/image"), in no collection: run
+  /// it with `feed` whenever a picture is wanted.
+  Output summary;
+  /// A grid of size x size points over the square [-1.25, 1.25]^2 fed to model.x, one per
+  /// pixel, the top row at the largest second coordinate; and the data's dots.
+  FeedDict feed;
+};
+
+/// Builds, into the default graph, the picture of `model`'s decision regions over the square
+/// the spirals lie in: each pixel a light tint of red, green and blue mixed by the softmax
+/// probabilities of the three classes at that point, and each point of `data` a dark 2x2 dot
+/// in the colour of its true class. Only ops that read the variables are added (no random
+/// op), so the model trains exactly as it does without the picture.
+/// \throws ValueError if `size` is below 8.
+SpiralsPicture BuildSpiralsPicture(const SpiralsModel& model, const SpiralsData& data,
+                                   int64_t size = 128);
 
 /// The spirals data set the example trains on: 3 arms of 100 points, seed 42.
 SpiralsData SpiralsTrainingData();

@@ -25,7 +25,10 @@
 // resumes where the first run stopped: the global step, the weights, Adam's moments and the
 // position in the data (a function of the global step, see spirals_model.h) all come back,
 // so the losses are those an uninterrupted run prints (tests/06_monitored/examples checks
-// that bit for bit).
+// that bit for bit). Besides what MonitoredTrainingSession writes, the program itself adds
+// to the same event file the run's flags as a text summary, once, and every --image_every
+// steps a picture of the decision regions (TensorBoard's Text and Images tabs), the way a TF1
+// program calls `writer.add_summary(sess.run(image_summary), step)`.
 //
 // Usage:
 //   bazel run //examples:train_spirals -- --steps=300
@@ -43,15 +46,19 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
+#include "absl/flags/reflection.h"
 #include "absl/flags/usage.h"
 #include "examples/example_output.h"
 #include "examples/spirals_model.h"
+#include "src/01_session/array_ops.h"
 #include "src/01_session/graph.h"
+#include "src/01_session/learning/summary_ops.h"
 #include "src/01_session/training_util.h"
 #include "src/02_chief_worker/checkpoint/checkpoint_file.h"
 #include "src/02_chief_worker/checkpoint/checkpoint_state.h"
 #include "src/02_chief_worker/checkpoint/latest_sound_checkpoint.h"
 #include "src/02_chief_worker/scaffold.h"
+#include "src/03_hooked/events/summary_writer_cache.h"
 #include "src/03_hooked/hooks/final_ops_hook.h"
 #include "src/03_hooked/hooks/nan_tensor_hook.h"
 #include "src/03_hooked/hooks/stop_at_step_hook.h"
@@ -70,6 +77,9 @@ ABSL_FLAG(double, learning_rate, 0.02, "Adam's learning rate: a positive finite 
 ABSL_FLAG(int64_t, log_every, 100,
           "Print the loss and accuracy on all the points every this many steps.");
 ABSL_FLAG(int64_t, batch_size, 32, "Points per mini-batch: 1 to the 300 training points.");
+ABSL_FLAG(int64_t, image_every, 200,
+          "Write a picture of the decision regions to TensorBoard's Images tab every this "
+          "many steps; 0 writes none.");
 
 namespace {
 
@@ -109,12 +119,58 @@ class ProgressPrinter {
   Clock::time_point last_;
 };
 
+// What the program adds to the event file of the MonitoredTrainingSession's hooks (the
+// writer SummaryWriterCache shares per directory): the flags as a text summary, and the
+// picture of the decision regions every `image_every` steps. Both run on the raw session,
+// with feeds of their own, so no hook sees them.
+class ExtraSummaries {
+ public:
+  ExtraSummaries(const SpiralsModel& model, const SpiralsData& data, int64_t image_every)
+      : image_every_(image_every),
+        flags_(TextSummary("flags", Constant(Tensor::Vector<std::string>(FlagLines())), {})) {
+    if (image_every_ > 0) picture_ = BuildSpiralsPicture(model, data);
+  }
+
+  // Writes the flags at `step`: once per run of the program.
+  void WriteFlags(SessionInterface& raw_session, const std::string& logdir, int64_t step) {
+    Write(raw_session.Run(flags_, {}), logdir, step);
+  }
+
+  // Writes the picture if `step` is a multiple of --image_every.
+  void MaybeWritePicture(SessionInterface& raw_session, const std::string& logdir,
+                         int64_t step) {
+    if (!picture_ || step % image_every_ != 0) return;
+    Write(raw_session.Run(picture_->summary, picture_->feed), logdir, step);
+  }
+
+ private:
+  // "--name=value" for each flag of this program, in the order they are declared above.
+  static std::vector<std::string> FlagLines() {
+    std::vector<std::string> lines;
+    for (const char* name : {"steps", "checkpoint_dir", "learning_rate", "log_every",
+                             "batch_size", "image_every"}) {
+      lines.push_back("--" + std::string(name) + "=" +
+                      absl::FindCommandLineFlag(name)->CurrentValue());
+    }
+    return lines;
+  }
+
+  static void Write(const Tensor& summary, const std::string& logdir, int64_t step) {
+    SummaryWriterCache::Get(logdir)->AddSummary(summary.scalar<std::string>(), step);
+  }
+
+  const int64_t image_every_;
+  const Output flags_;
+  std::optional<SpiralsPicture> picture_;
+};
+
 // Checks the flags; "" if they are usable, else what is wrong with them and what to do.
 std::string FlagProblem(int64_t num_points) {
   const double learning_rate = absl::GetFlag(FLAGS_learning_rate);
   const int64_t batch_size = absl::GetFlag(FLAGS_batch_size);
   if (absl::GetFlag(FLAGS_steps) <= 0) return "--steps must be positive";
   if (absl::GetFlag(FLAGS_log_every) <= 0) return "--log_every must be positive";
+  if (absl::GetFlag(FLAGS_image_every) < 0) return "--image_every must be 0 (no pictures) or more";
   if (absl::GetFlag(FLAGS_checkpoint_dir).empty()) return "--checkpoint_dir must not be empty";
   // A NaN or infinite rate turns every weight into NaN at the first step; a rate <= 0 does
   // not train at all.
@@ -170,6 +226,7 @@ int Train() {
   DefaultGraphScope as_default(graph);
   SpiralsModel model = BuildSpiralsModel(absl::GetFlag(FLAGS_learning_rate));
   SpiralsBatches batches(data, batch_size, kBatchSeed);
+  ExtraSummaries extra(model, data, absl::GetFlag(FLAGS_image_every));
   // FinalOpsHook measures the trained model at the clean close, on every point.
   auto final_ops = std::make_shared<FinalOpsHook>(
       std::vector<Output>{model.global_step, model.loss, model.accuracy}, batches.FullFeed(model));
@@ -206,6 +263,10 @@ int Train() {
     session->Close();
     return 0;
   }
+  session->RunStepFn([&](StepContext& context) {
+    extra.WriteFlags(context.session(), checkpoint_dir, start_step);
+    return 0;
+  });
   Say("Training a 2-32-32-3 network on %lld points, batches of %lld, to step %lld",
       static_cast<long long>(num_points), static_cast<long long>(batch_size),
       static_cast<long long>(steps));
@@ -224,6 +285,7 @@ int Train() {
           progress.Print(context.session(), step + 1, step + 1 - last_printed);
           last_printed = step + 1;
         }
+        extra.MaybeWritePicture(context.session(), checkpoint_dir, step + 1);
       });
     }
   });  // A clean close: hooks' End save the final checkpoint and run the final ops.

@@ -7,10 +7,11 @@ It checks what mts's reader and writer could both get wrong in the same way:
 
 - The TFRecord framing is parsed here with `struct`, and the CRC-32C and its mask are
   computed by a table built here (checked against the standard test vector on start).
-- The Event, Summary, HistogramProto and SessionLog message types are built here, field
-  by field, as descriptors for Debian's python3-protobuf, with the field numbers taken
-  from the format reference (shared/reference/tensorboard-and-checkpoint-formats.md,
-  section 2), not from mts's .proto files.
+- The Event, Summary (with its Image), HistogramProto, SummaryMetadata, TensorProto (the
+  fields a text summary uses) and SessionLog message types are built here, field by field,
+  as descriptors for Debian's python3-protobuf, with the field numbers taken from the format
+  reference (shared/reference/tensorboard-and-checkpoint-formats.md, section 2) and
+  TensorFlow's tensor.proto, not from mts's .proto files.
 - Every payload must parse, drop whatever this decoder does not know, and serialize back to
   exactly the same bytes: so no field mts wrote is unknown here (a wrong field number), and
   mts wrote the fields in TensorFlow's canonical order.
@@ -112,13 +113,46 @@ def _build_types():
     _field(histo, "bucket_limit", 6, F.TYPE_DOUBLE, F.LABEL_REPEATED, packed=True)
     _field(histo, "bucket", 7, F.TYPE_DOUBLE, F.LABEL_REPEATED, packed=True)
 
+    shape = file_proto.message_type.add(name="TensorShapeProto")
+    dim = shape.nested_type.add(name="Dim")
+    _field(dim, "size", 1, F.TYPE_INT64)
+    _field(dim, "name", 2, F.TYPE_STRING)
+    _field(shape, "dim", 2, F.TYPE_MESSAGE, F.LABEL_REPEATED,
+           type_name=".tensorflow.TensorShapeProto.Dim")
+    _field(shape, "unknown_rank", 3, F.TYPE_BOOL)
+
+    tensor = file_proto.message_type.add(name="TensorProto")
+    _field(tensor, "dtype", 1, F.TYPE_INT32)  # An enum on the wire: DT_STRING is 7.
+    _field(tensor, "tensor_shape", 2, F.TYPE_MESSAGE, type_name=".tensorflow.TensorShapeProto")
+    _field(tensor, "version_number", 3, F.TYPE_INT32)
+    _field(tensor, "string_val", 8, F.TYPE_BYTES, F.LABEL_REPEATED)
+
+    metadata = file_proto.message_type.add(name="SummaryMetadata")
+    plugin_data = metadata.nested_type.add(name="PluginData")
+    _field(plugin_data, "plugin_name", 1, F.TYPE_STRING)
+    _field(plugin_data, "content", 2, F.TYPE_BYTES)
+    _field(metadata, "plugin_data", 1, F.TYPE_MESSAGE,
+           type_name=".tensorflow.SummaryMetadata.PluginData")
+    _field(metadata, "display_name", 2, F.TYPE_STRING)
+    _field(metadata, "summary_description", 3, F.TYPE_STRING)
+
     summary = file_proto.message_type.add(name="Summary")
+    image = summary.nested_type.add(name="Image")
+    _field(image, "height", 1, F.TYPE_INT32)
+    _field(image, "width", 2, F.TYPE_INT32)
+    _field(image, "colorspace", 3, F.TYPE_INT32)
+    _field(image, "encoded_image_string", 4, F.TYPE_BYTES)
     value = summary.nested_type.add(name="Value")
     value.oneof_decl.add(name="value")
     _field(value, "tag", 1, F.TYPE_STRING)
     _field(value, "simple_value", 2, F.TYPE_FLOAT, oneof_index=0)
+    _field(value, "image", 4, F.TYPE_MESSAGE, type_name=".tensorflow.Summary.Image",
+           oneof_index=0)
     _field(value, "histo", 5, F.TYPE_MESSAGE, type_name=".tensorflow.HistogramProto",
            oneof_index=0)
+    _field(value, "tensor", 8, F.TYPE_MESSAGE, type_name=".tensorflow.TensorProto",
+           oneof_index=0)
+    _field(value, "metadata", 9, F.TYPE_MESSAGE, type_name=".tensorflow.SummaryMetadata")
     _field(summary, "value", 1, F.TYPE_MESSAGE, F.LABEL_REPEATED,
            type_name=".tensorflow.Summary.Value")
 
@@ -169,7 +203,19 @@ def describe_value(value):
         return ("`%s`=histo(num=%r, min=%r, max=%r, sum=%r, sum_squares=%r, limits=%r, "
                 "counts=%r)" % (value.tag, h.num, h.min, h.max, h.sum, h.sum_squares,
                                 list(h.bucket_limit), list(h.bucket)))
-    fail("value `%s` holds neither simple_value nor histo" % value.tag)
+    if kind == "image":
+        i = value.image
+        if i.encoded_image_string[:8] != b"\x89PNG\r\n\x1a\n":
+            fail("image `%s` is not a PNG (no PNG signature)" % value.tag)
+        return "`%s`=image(%dx%d, colorspace=%d, %d bytes of PNG)" % (
+            value.tag, i.width, i.height, i.colorspace, len(i.encoded_image_string))
+    if kind == "tensor":
+        t = value.tensor
+        plugin = value.metadata.plugin_data.plugin_name if value.HasField("metadata") else None
+        return "`%s`=tensor(dtype=%d, shape=%r, plugin=%r, string_val=%r)" % (
+            value.tag, t.dtype, [d.size for d in t.tensor_shape.dim], plugin,
+            [v.decode("utf-8", "replace") for v in t.string_val])
+    fail("value `%s` holds none of simple_value, histo, image, tensor" % value.tag)
     return ""
 
 
