@@ -13,8 +13,9 @@
 namespace mts {
 namespace {
 
-// The kind of a Summary value, in TensorBoard's words.
-std::string KindOf(const tensorflow::Summary::Value& value) {
+// The kind of a Summary value, in TensorBoard's words; a tensor is "text" when the tag's
+// metadata named the text plugin.
+std::string KindOf(const tensorflow::Summary::Value& value, const std::string& plugin) {
   switch (value.value_case()) {
     case tensorflow::Summary::Value::kSimpleValue:
       return "scalar";
@@ -27,7 +28,7 @@ std::string KindOf(const tensorflow::Summary::Value& value) {
     case tensorflow::Summary::Value::kAudio:
       return "audio";
     case tensorflow::Summary::Value::kTensor:
-      return "tensor";
+      return plugin == "text" ? "text" : "tensor";
     case tensorflow::Summary::Value::VALUE_NOT_SET:
       break;
   }
@@ -52,10 +53,26 @@ std::string OtherKindOf(const tensorflow::Event& event) {
   }
 }
 
+// An image's size, or a text's strings on one line; empty for other values.
+std::string ShownValue(const tensorflow::Summary::Value& value, const std::string& kind) {
+  if (kind == "image") {
+    return std::to_string(value.image().width()) + "x" + std::to_string(value.image().height());
+  }
+  if (kind != "text") return "";
+  std::string text;
+  for (const std::string& s : value.tensor().string_val()) {
+    if (!text.empty()) text += " ";
+    for (char c : s) text += c == '\n' ? std::string("\\n") : std::string(1, c);
+  }
+  return text;
+}
+
 void AddValue(const tensorflow::Event& event, const tensorflow::Summary::Value& value,
               EventStatistics* statistics) {
   TagStatistics& tag = statistics->tags[value.tag()];
-  const std::string kind = KindOf(value);
+  if (value.has_metadata()) tag.plugin = value.metadata().plugin_data().plugin_name();
+  const std::string kind = KindOf(value, tag.plugin);
+  tag.last_value = ShownValue(value, kind);
   if (tag.count == 0) {
     tag.kind = kind;
     tag.first_step = event.step();
@@ -185,7 +202,8 @@ void PrintEventStatistics(const EventStatistics& statistics, std::ostream& out) 
     for (const auto& [tag, s] : statistics.tags) {
       out << std::left << std::setw(tw) << tag << "  " << std::setw(kw) << s.kind << std::right
           << "  " << std::setw(6) << s.count << "  " << std::setw(10) << s.first_step << "  "
-          << std::setw(9) << s.last_step << "\n";
+          << std::setw(9) << s.last_step << (s.last_value.empty() ? "" : "  " + s.last_value)
+          << "\n";
     }
   }
   out << "\nSession logs: " << Counts(statistics.session_logs, {"START", "STOP", "CHECKPOINT"})

@@ -9,7 +9,8 @@
 // TensorBoard shows nothing until it is running and pointed at the right directory, and then
 // it shows curves, not counts. `tensorboard --inspect` answers the first questions about a
 // log directory in text: which tags are there, of what kind, how many values, over which
-// steps; how many sessions started, stopped and checkpointed; how big the graph is that the
+// steps (with each image tag's size and each text tag's text); how many sessions started,
+// stopped and checkpointed; how big the graph is that the
 // Graphs tab would draw (the last graph_def event's nodes). This is its counterpart. A file
 // that is damaged, or cut short (its writer may still be writing), is reported with the
 // offset of the record at fault; the events before that record still count, and the other
@@ -44,10 +45,17 @@ struct EventFileStatistics {
 
 /// The values of one tag across all files.
 struct TagStatistics {
-  std::string kind;        ///< "scalar", "histogram", "image", "audio", "tensor" ("a+b" if mixed).
+  /// "scalar", "histogram", "image", "audio", "text" (a tensor for the text plugin),
+  /// "tensor" ("a+b" if mixed).
+  std::string kind;
   int64_t count = 0;       ///< How many values.
   int64_t first_step = 0;  ///< The step of the first value, in file order.
   int64_t last_step = 0;   ///< The step of the last value.
+  /// The plugin the tag's metadata names (it comes with the first value only), or empty.
+  std::string plugin;
+  /// What the last value shows: an image's "WIDTHxHEIGHT", a text's strings joined by
+  /// " " (line breaks as "\n"); empty for the other kinds.
+  std::string last_value;
 };
 
 /// What the event files of a log directory hold.

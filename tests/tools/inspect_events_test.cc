@@ -123,6 +123,40 @@ TEST_F(InspectEventsTest, PrintsADirectoryFileWriterWrote) {
                            "Other events: file_version 1\n");
 }
 
+// Image tags show the last image's size; text tags (a string tensor whose metadata, written
+// with the first value only, names the text plugin) show the last text, line breaks escaped.
+TEST_F(InspectEventsTest, ShowsImageSizesAndTexts) {
+  FakeClock clock;
+  FileWriterOptions options;
+  options.clock = &clock;
+  FileWriter writer(dir_, options);
+  for (int64_t step : {0, 200}) {
+    tensorflow::Summary summary;
+    tensorflow::Summary::Value* image = summary.add_value();
+    image->set_tag("regions/image");
+    image->mutable_image()->set_width(128 + static_cast<int>(step));
+    image->mutable_image()->set_height(64);
+    tensorflow::Summary::Value* text = summary.add_value();
+    text->set_tag("flags");
+    text->mutable_metadata()->mutable_plugin_data()->set_plugin_name("text");
+    text->mutable_tensor()->add_string_val("--steps=" + std::to_string(step));
+    text->mutable_tensor()->add_string_val("line\nbreak");
+    writer.AddSummary(summary, step);
+  }
+  writer.Close();
+
+  const EventStatistics s = CollectEventStatistics(dir_);
+  EXPECT_EQ(s.tags.at("flags").kind, "text");  // Its second value came without metadata.
+  EXPECT_EQ(s.tags.at("flags").plugin, "text");
+  std::ostringstream out;
+  PrintEventStatistics(s, out);
+  EXPECT_THAT(out.str(),
+              HasSubstr("tag            kind   values  first step  last step\n"
+                        "flags          text        2           0        200  --steps=200 "
+                        "line\\nbreak\n"
+                        "regions/image  image       2           0        200  328x64\n"));
+}
+
 // A damaged file and a cut-short one are reported with the offset at fault; their events
 // before it count, and the sound file beside them is read whole.
 TEST_F(InspectEventsTest, ReportsDamagedAndTruncatedFilesAndReadsTheOthers) {

@@ -53,6 +53,12 @@ for tag in loss_1 accuracy_1 global_step/sec; do
   grep -qE "^$tag +scalar +[0-9]+ +[0-9]+ +3[0-9][0-9]\$" "$work/e1.txt" ||
     { cat "$work/e1.txt"; fail "no row for $tag ending at step 3xx"; }
 done
+#    The picture of the decision regions every 200 steps, with its size; the flags once per
+#    run, with the second run's text.
+grep -qE "^decision_regions/image +image +2 +200 +400  128x128\$" "$work/e1.txt" ||
+  { cat "$work/e1.txt"; fail "no row for the decision regions' image"; }
+grep -qE "^flags +text +2 +0 +200  --steps=400 --checkpoint_dir=$run .*--image_every=200\$" \
+  "$work/e1.txt" || { cat "$work/e1.txt"; fail "no row for the flags' text"; }
 
 # 3. plot_scalars: a PNG and an SVG of the three tags; a tag that is not there.
 "$plot" "$run" --output="$work/scalars.png" > "$work/p1.txt" 2>&1
