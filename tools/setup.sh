@@ -15,8 +15,9 @@ PACKAGES=(
   libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   # Image summaries: zlib deflates the PNGs mts encodes; libpng decodes them in the tests only.
   zlib1g-dev libpng-dev
-  # The independent decoder that checks event files mts writes (tests/03_hooked/events).
-  python3-protobuf
+  # The independent decoder that checks event files mts writes (tests/03_hooked/events), and
+  # python3-pil, which opens the pictures of image summaries in tests/tools.
+  python3-protobuf python3-pil
   # tools/plot_scalars.py: a log directory's scalars drawn to PNG or SVG, without TensorBoard.
   python3-matplotlib
   # The book: Doxygen XML -> Breathe -> Sphinx (MyST Markdown), with graphviz diagrams.

@@ -60,6 +60,36 @@ grep -qE "^decision_regions/image +image +2 +200 +400  128x128\$" "$work/e1.txt"
 grep -qE "^flags +text +2 +0 +200  --steps=400 --checkpoint_dir=$run .*--image_every=200\$" \
   "$work/e1.txt" || { cat "$work/e1.txt"; fail "no row for the flags' text"; }
 
+#    The same files through the independent decoder (tests/03_hooked/events), which knows
+#    images, text tensors and their metadata and re-encodes every record to the same bytes;
+#    then the newest picture opened with Debian's python3-pil, as a viewer would.
+decoder=tests/03_hooked/events/decode_events.py
+for f in "$run"/events.out.tfevents.*; do
+  /usr/bin/python3 "$decoder" "$f" >> "$work/decoded.txt" 2>&1 || { cat "$work/decoded.txt"; fail "decode $f"; }
+done
+expect 0 0 "$work/decoded.txt" "\`decision_regions/image\`=image(128x128, colorspace=3, " \
+  "\`flags\`=tensor(dtype=7, shape=[6], plugin='text', string_val=['--steps=400', "
+/usr/bin/python3 - "$run" "$decoder" > "$work/pil.txt" 2>&1 <<'PY'
+import glob, io, sys
+sys.path.insert(0, sys.argv[2].rsplit("/", 1)[0])
+import decode_events
+from PIL import Image
+last = None
+for path in sorted(glob.glob(sys.argv[1] + "/events.out.tfevents.*")):
+    data = open(path, "rb").read()
+    for _, payload in decode_events.read_records(data, path):
+        event = decode_events.Event()
+        event.ParseFromString(payload)
+        for value in event.summary.value:
+            if value.WhichOneof("value") == "image":
+                last = value.image.encoded_image_string
+image = Image.open(io.BytesIO(last))
+image.load()
+print("PIL: %s %dx%d, %d colours" % (image.mode, image.width, image.height,
+                                      len(image.getcolors(1 << 16))))
+PY
+expect 0 $? "$work/pil.txt" "PIL: RGB 128x128"
+
 # 3. plot_scalars: a PNG and an SVG of the three tags; a tag that is not there.
 "$plot" "$run" --output="$work/scalars.png" > "$work/p1.txt" 2>&1
 expect 0 $? "$work/p1.txt" "3 tags (accuracy_1, global_step/sec, loss_1)"
