@@ -78,7 +78,7 @@ struct SpiralsPicture {
 /// op), so the model trains exactly as it does without the picture.
 /// \throws ValueError if `size` is below 8.
 SpiralsPicture BuildSpiralsPicture(const SpiralsModel& model, const SpiralsData& data,
-                                   int64_t size = 128);
+                                   int64_t size = 64);
 
 /// The spirals data set the example trains on: 3 arms of 100 points, seed 42.
 SpiralsData SpiralsTrainingData();

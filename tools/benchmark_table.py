@@ -27,6 +27,7 @@ ROWS = [
     ("BM_QueueFedStep/2", "6", "784-256-10 step fed by a queue (2 runners) / fed directly"),
     ("BM_QueueFedStep/1", "6", "the same with 1 runner thread"),
     ("BM_QueuePair", "6", "Enqueue+Dequeue on FIFOQueueResource / mutex+deque queue"),
+    ("BM_SpiralsPicture/64", "8", "a 64x64 picture of the spirals' decision regions every 200 steps, added to the training time"),
 ]
 UNITS = {0: "x", 1: "us", 2: "", 3: "s"}
 # Rows made from a counter of another benchmark: heap allocations per steady-state step,
@@ -113,6 +114,13 @@ def main():
                 f"{b.get('session_allocs_per_step', -1):.2f} in a bare Session, "
                 f"{b.get('by_hand_allocs_per_step', -1):.2f} by hand; tensor buffers per step "
                 f"in a bare Session: {b.get('buffers_per_step', -1):.1f} (op outputs that took no dying input's buffer)."
+            )
+    for name in ("BM_SpiralsPicture/64", "BM_SpiralsPicture/128"):
+        b = results.get(name)
+        if b and "steps_per_picture" in b:
+            extras.append(
+                f"`{name}`: {b['a_ns'] / 1e6:.2f} ms per picture against {b['b_ns'] / 1e3:.1f} us "
+                f"per training step: one picture costs {b['steps_per_picture']:.0f} steps."
             )
     for name in ("BM_SaveLarge", "BM_RestoreLarge", "BM_RestoreLargeWall", "BM_SaveSmall",
                  "BM_QueueFedStep/2", "BM_QueueFedStep/1"):

@@ -15,7 +15,8 @@ if [ $# -gt 1 ]; then
 fi
 cd "$(dirname "$0")/.."
 out=${1:-chapters/appendix_performance/results.inc}
-binaries=(overhead_benchmark train_benchmark checkpoint_benchmark queue_benchmark)
+binaries=(overhead_benchmark train_benchmark checkpoint_benchmark queue_benchmark
+  summary_image_benchmark)
 
 config=${BENCHMARK_CONFIG-}
 flags=${config:+--config=$config}

@@ -5,11 +5,13 @@
 # tool's output, after the command a reader would type, goes to a file the chapters quote;
 # the plot is the image chapter 03 shows. Any tool that fails fails the book's build.
 #
-# Chapter 03 also shows the start of graph.pbtxt, the graph CheckpointSaverHook left there.
+# Chapter 03 also shows the start of graph.pbtxt, the graph CheckpointSaverHook left there,
+# and two of the pictures of the decision regions train_spirals wrote (at steps 200 and
+# 2000), cut out of the event files as PNG files by the independent decoder.
 #
 # Usage: run_tools_on_example.sh TRAIN_SPIRALS INSPECT_CHECKPOINT INSPECT_EVENTS PLOT_SCALARS
 #            DECODE_EVENTS_PY OUT_CHECKPOINT_TXT OUT_EVENTS_TXT OUT_PLOT_TXT OUT_PNG
-#            OUT_GRAPH_TXT
+#            OUT_GRAPH_TXT OUT_PICTURE_200_PNG OUT_PICTURE_2000_PNG
 set -eu
 absolute() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
 train="$(absolute "$1")"
@@ -22,6 +24,8 @@ events_txt="$(absolute "$7")"
 plot_txt="$(absolute "$8")"
 png="$(absolute "$9")"
 graph_txt="$(absolute "${10}")"
+picture_200="$(absolute "${11}")"
+picture_2000="$(absolute "${12}")"
 
 workdir="$(mktemp -d)"
 trap 'rm -rf "$workdir"' EXIT
@@ -73,3 +77,23 @@ node_of() {  # Prints the top-level "node { ... }" block whose name is $1.
   echo "  # ... its attributes: _output_shapes, dtype, value"
   echo "}"
 } >"$graph_txt"
+
+# The pictures of the decision regions at steps 200 and 2000: the PNG bytes of the image
+# summary tagged decision_regions/image, as they are in the event file.
+/usr/bin/python3 - "$decoder_dir" run "$picture_200" "$picture_2000" <<'PY'
+import glob, sys
+sys.path.insert(0, sys.argv[1])
+import decode_events
+wanted = {200: sys.argv[3], 2000: sys.argv[4]}
+for path in sorted(glob.glob(sys.argv[2] + "/events.out.tfevents.*")):
+    data = open(path, "rb").read()
+    for _, payload in decode_events.read_records(data, path):
+        event = decode_events.Event()
+        event.ParseFromString(payload)
+        for value in event.summary.value:
+            if value.tag == "decision_regions/image" and event.step in wanted:
+                with open(wanted.pop(event.step), "wb") as out:
+                    out.write(value.image.encoded_image_string)
+if wanted:
+    sys.exit("run_tools_on_example.sh: no picture at step(s) %s" % sorted(wanted))
+PY

@@ -55,7 +55,7 @@ for tag in loss_1 accuracy_1 global_step/sec; do
 done
 #    The picture of the decision regions every 200 steps, with its size; the flags once per
 #    run, with the second run's text.
-grep -qE "^decision_regions/image +image +2 +200 +400  128x128\$" "$work/e1.txt" ||
+grep -qE "^decision_regions/image +image +2 +200 +400  64x64\$" "$work/e1.txt" ||
   { cat "$work/e1.txt"; fail "no row for the decision regions' image"; }
 grep -qE "^flags +text +2 +0 +200  --steps=400 --checkpoint_dir=$run .*--image_every=200\$" \
   "$work/e1.txt" || { cat "$work/e1.txt"; fail "no row for the flags' text"; }
@@ -67,7 +67,7 @@ decoder=tests/03_hooked/events/decode_events.py
 for f in "$run"/events.out.tfevents.*; do
   /usr/bin/python3 "$decoder" "$f" >> "$work/decoded.txt" 2>&1 || { cat "$work/decoded.txt"; fail "decode $f"; }
 done
-expect 0 0 "$work/decoded.txt" "\`decision_regions/image\`=image(128x128, colorspace=3, " \
+expect 0 0 "$work/decoded.txt" "\`decision_regions/image\`=image(64x64, colorspace=3, " \
   "\`flags\`=tensor(dtype=7, shape=[6], plugin='text', string_val=['--steps=400', "
 /usr/bin/python3 - "$run" "$decoder" > "$work/pil.txt" 2>&1 <<'PY'
 import glob, io, sys
@@ -88,7 +88,7 @@ image.load()
 print("PIL: %s %dx%d, %d colours" % (image.mode, image.width, image.height,
                                       len(image.getcolors(1 << 16))))
 PY
-expect 0 $? "$work/pil.txt" "PIL: RGB 128x128"
+expect 0 $? "$work/pil.txt" "PIL: RGB 64x64"
 
 # 3. plot_scalars: a PNG and an SVG of the three tags; a tag that is not there.
 "$plot" "$run" --output="$work/scalars.png" > "$work/p1.txt" 2>&1
