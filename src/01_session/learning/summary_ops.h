@@ -47,8 +47,8 @@ Output HistogramSummary(const std::string& name, const Output& values,
 /// A string scalar holding a Summary with one `image` value for each of the first
 /// `max_outputs` images of `tensor`, a batch [N, height, width, channels] with 1 (grey), 3
 /// (RGB) or 4 (RGBA) channels: height, width, colorspace (the channels) and the image as PNG.
-/// The tags are "<tag>/image" when `max_outputs` is 1, else "<tag>/image/0", "<tag>/image/1",
-/// ... (the <tag> as ScalarSummary's). A float32 or float64 image is scaled as TensorFlow
+/// Each tag is the one ScalarSummary would give, then "/image" when `max_outputs` is 1, else
+/// "/image/0", "/image/1", ... (TensorFlow's rule: by what was asked, not what the batch has). A float32 or float64 image is scaled as TensorFlow
 /// scales it (all values >= 0: the largest becomes 255; else 0 becomes 128 and the largest
 /// magnitude 1 or 255), a pixel with a NaN or infinity painted red; int32 stands for
 /// TensorFlow's uint8 (mts has no uint8) and its values, 0 to 255, are the bytes.
