@@ -40,17 +40,42 @@ std::string FilteredRows(const std::vector<uint8_t>& pixels, size_t row_bytes, i
   return rows;
 }
 
-// `data` as one zlib stream (header, deflate blocks, Adler-32), at the default level.
+// A deflate stream kept for the thread, reset for each image. zlib's state at the default
+// level is about 256 KiB; made and freed for every image, glibc gave it back to the system
+// each time and the next image faulted it in again, which doubled what a 64x64 picture costs
+// (tests/benchmarks/summary_image_benchmark.cc).
+class ThreadDeflater {
+ public:
+  ThreadDeflater() {
+    if (deflateInit(&stream_, Z_DEFAULT_COMPRESSION) != Z_OK) {
+      throw InternalError("EncodePng: zlib's deflateInit failed");
+    }
+  }
+  ~ThreadDeflater() { deflateEnd(&stream_); }
+
+  // `data` as one zlib stream (header, deflate blocks, Adler-32).
+  std::string Deflate(const std::string& data) {
+    deflateReset(&stream_);
+    std::string out(deflateBound(&stream_, data.size()), '\0');
+    stream_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+    stream_.avail_in = static_cast<uInt>(data.size());
+    stream_.next_out = reinterpret_cast<Bytef*>(out.data());
+    stream_.avail_out = static_cast<uInt>(out.size());
+    const int status = deflate(&stream_, Z_FINISH);  // The bound makes one call enough.
+    if (status != Z_STREAM_END) {
+      throw InternalError("EncodePng: zlib's deflate failed: " + std::to_string(status));
+    }
+    out.resize(stream_.total_out);
+    return out;
+  }
+
+ private:
+  z_stream stream_{};
+};
+
 std::string Deflate(const std::string& data) {
-  uLongf size = compressBound(data.size());
-  std::string out(size, '\0');
-  const int status = compress2(reinterpret_cast<Bytef*>(out.data()), &size,
-                               reinterpret_cast<const Bytef*>(data.data()), data.size(),
-                               Z_DEFAULT_COMPRESSION);
-  if (status != Z_OK) throw InternalError("EncodePng: zlib's compress2 failed: " +
-                                          std::to_string(status));
-  out.resize(size);
-  return out;
+  thread_local ThreadDeflater deflater;
+  return deflater.Deflate(data);
 }
 
 void CheckArguments(const std::vector<uint8_t>& pixels, int width, int height, int channels) {

@@ -9,7 +9,10 @@
 // deflated as one zlib stream) and IEND. zlib does the deflating and the CRC; the layout is
 // written out here because it is short and worth reading once. Every row uses filter 0
 // (None): the simplest choice, and the flat regions of a summary image deflate well anyway.
-// Pure function.
+//
+// Thread safety: may be called from any number of threads; each keeps one zlib stream
+// (about 256 KiB) for its life, reset for every image, since making one per image cost as
+// much as the encoding.
 //
 // Example:
 //   std::vector<uint8_t> rgb(2 * 1 * 3, 255);    // two white pixels, one row
