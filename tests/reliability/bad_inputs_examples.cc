@@ -201,7 +201,8 @@ void AppendSpiralsRows(std::vector<BadInput>& rows) {
   for (const auto& [flag, advice] : std::vector<std::pair<std::string, std::string>>{
            {"--learning_rate=nan", "--learning_rate must be a positive finite number"},
            {"--learning_rate=-1", "--learning_rate must be a positive finite number"},
-           {"--batch_size=1000", "--batch_size must be between 1 and the 300 training points"}}) {
+           {"--batch_size=1000", "--batch_size must be between 1 and the 300 training points"},
+           {"--image_every=-1", "--image_every must be 0 (no pictures) or more"}}) {
     rows.push_back(ProgramRow("train_spirals " + flag,
                               {kSpirals, {flag, "--checkpoint_dir=" + flags_dir}}, "exit 2",
                               advice));
