@@ -60,8 +60,8 @@ SpiralsModel BuildSpiralsModel(double learning_rate) {
   m.x = Placeholder(DataType::kFloat, {TensorShape::kUnknownDim, 2}, "x");
   m.labels = Placeholder(DataType::kInt64, {TensorShape::kUnknownDim}, "labels");
   m.logits = SpiralsLogits(m.x);
-  m.loss = ReduceMean(SparseSoftmaxCrossEntropyWithLogits(m.labels, m.logits), std::nullopt,
-                      false, "loss");
+  m.loss = ReduceMean(SparseSoftmaxCrossEntropyWithLogits(m.labels, m.logits), std::nullopt, false,
+                      "loss");
   Output correct = Cast(Equal(ArgMax(m.logits, 1), m.labels), DataType::kFloat);
   m.accuracy = ReduceMean(correct, std::nullopt, false, "accuracy");
   // Collected in GraphKeys::kSummaries: the default Scaffold merges them, and the default
@@ -100,10 +100,10 @@ std::pair<Tensor, Tensor> PictureDots(const SpiralsData& data, int64_t size) {
   const float* xy = data.x.data<float>();
   const int64_t* label = data.labels.data<int64_t>();
   for (int64_t i = 0; i < data.x.shape().dim(0); ++i) {
-    const auto col = static_cast<int64_t>((xy[2 * i] + kPictureHalfWidth) * size /
-                                          (2 * kPictureHalfWidth));
-    const auto row = static_cast<int64_t>((kPictureHalfWidth - xy[2 * i + 1]) * size /
-                                          (2 * kPictureHalfWidth));
+    const auto col =
+        static_cast<int64_t>((xy[2 * i] + kPictureHalfWidth) * size / (2 * kPictureHalfWidth));
+    const auto row =
+        static_cast<int64_t>((kPictureHalfWidth - xy[2 * i + 1]) * size / (2 * kPictureHalfWidth));
     for (int64_t r = row; r < row + 2; ++r) {
       for (int64_t c = col; c < col + 2; ++c) {
         if (r < 0 || r >= size || c < 0 || c >= size) continue;
@@ -121,8 +121,9 @@ std::pair<Tensor, Tensor> PictureDots(const SpiralsData& data, int64_t size) {
 // [mts:spirals-picture]
 SpiralsPicture BuildSpiralsPicture(const SpiralsModel& model, const SpiralsData& data,
                                    int64_t size) {
-  if (size < 8) throw ValueError("BuildSpiralsPicture: size must be 8 or more, got " +
-                                 std::to_string(size));
+  if (size < 8) {
+    throw ValueError("BuildSpiralsPicture: size must be 8 or more, got " + std::to_string(size));
+  }
   std::optional<NameScope> scope("picture");
   // The dots are fed, not constants: a constant would put 400 KB into every graph written.
   Output keep = Placeholder(DataType::kFloat, {1, size, size, 3}, "keep");

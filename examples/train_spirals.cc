@@ -137,8 +137,7 @@ class ExtraSummaries {
   }
 
   // Writes the picture if `step` is a multiple of --image_every.
-  void MaybeWritePicture(SessionInterface& raw_session, const std::string& logdir,
-                         int64_t step) {
+  void MaybeWritePicture(SessionInterface& raw_session, const std::string& logdir, int64_t step) {
     if (!picture_ || step % image_every_ != 0) return;
     Write(raw_session.Run(picture_->summary, picture_->feed), logdir, step);
   }
@@ -147,8 +146,8 @@ class ExtraSummaries {
   // "--name=value" for each flag of this program, in the order they are declared above.
   static std::vector<std::string> FlagLines() {
     std::vector<std::string> lines;
-    for (const char* name : {"steps", "checkpoint_dir", "learning_rate", "log_every",
-                             "batch_size", "image_every"}) {
+    for (const char* name :
+         {"steps", "checkpoint_dir", "learning_rate", "log_every", "batch_size", "image_every"}) {
       lines.push_back("--" + std::string(name) + "=" +
                       absl::FindCommandLineFlag(name)->CurrentValue());
     }

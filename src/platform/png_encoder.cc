@@ -90,8 +90,7 @@ void CheckArguments(const std::vector<uint8_t>& pixels, int width, int height, i
   const uint64_t expected = static_cast<uint64_t>(width) * height * channels;
   if (pixels.size() != expected) {
     throw InvalidArgumentError("EncodePng: pixels holds " + std::to_string(pixels.size()) +
-                               " bytes; width * height * channels is " +
-                               std::to_string(expected));
+                               " bytes; width * height * channels is " + std::to_string(expected));
   }
 }
 
@@ -105,9 +104,9 @@ std::string EncodePng(const std::vector<uint8_t>& pixels, int width, int height,
   std::string header;
   AppendBigEndian32(static_cast<uint32_t>(width), &header);
   AppendBigEndian32(static_cast<uint32_t>(height), &header);
-  header.push_back(8);                      // Bits per channel.
+  header.push_back(8);  // Bits per channel.
   header.push_back(static_cast<char>(kColorType[channels]));
-  header.append(std::string(3, '\0'));      // Deflate, adaptive filtering, not interlaced.
+  header.append(std::string(3, '\0'));  // Deflate, adaptive filtering, not interlaced.
   AppendChunk("IHDR", header, &png);
 
   const size_t row_bytes = static_cast<size_t>(width) * channels;

@@ -88,10 +88,16 @@ TEST(EncodePngTest, ThreadsEncodeSideBySide) {
 TEST(EncodePngTest, BadArgumentsAreNamed) {
   EXPECT_THAT([] { EncodePng({}, 0, 1, 3); },
               ThrowsMessage<InvalidArgumentError>(HasSubstr("width and height")));
-  EXPECT_THAT([] { EncodePng({1, 2}, 1, 1, 5); },
-              ThrowsMessage<InvalidArgumentError>(HasSubstr("channels must be 1, 2, 3 or 4")));
-  EXPECT_THAT([] { EncodePng({1, 2}, 1, 1, 3); },
-              ThrowsMessage<InvalidArgumentError>(HasSubstr("pixels holds 2 bytes")));
+  EXPECT_THAT(
+      [] {
+        EncodePng({1, 2}, 1, 1, 5);
+      },
+      ThrowsMessage<InvalidArgumentError>(HasSubstr("channels must be 1, 2, 3 or 4")));
+  EXPECT_THAT(
+      [] {
+        EncodePng({1, 2}, 1, 1, 3);
+      },
+      ThrowsMessage<InvalidArgumentError>(HasSubstr("pixels holds 2 bytes")));
 }
 
 }  // namespace

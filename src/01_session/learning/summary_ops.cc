@@ -187,7 +187,8 @@ void ImageSummaryShape(ShapeContext& ctx) {
   if (dtype != DataType::kFloat && dtype != DataType::kDouble && dtype != DataType::kInt32) {
     throw TypeError("ImageSummary '" + ctx.op_name +
                     "': tensor must be float32, float64 or int32 (0-255, for TensorFlow's "
-                    "uint8), got " + DataTypeName(dtype));
+                    "uint8), got " +
+                    DataTypeName(dtype));
   }
   ctx.AddOutput(DataType::kString, TensorShape{});
 }
@@ -196,23 +197,22 @@ void ImageSummaryShape(ShapeContext& ctx) {
 // images TensorFlow would encode.
 void CheckImages(const Tensor& images, const std::string& op_name) {
   const TensorShape& shape = images.shape();
-  const bool channels_ok = shape.rank() == 4 && (shape.dim(3) == 1 || shape.dim(3) == 3 ||
-                                                 shape.dim(3) == 4);
+  const bool channels_ok =
+      shape.rank() == 4 && (shape.dim(3) == 1 || shape.dim(3) == 3 || shape.dim(3) == 4);
   if (!channels_ok) {
-    throw InvalidArgumentError("ImageSummary: tensor must be 4-D [batch, height, width, "
-                               "channels] with channels 1, 3 or 4, got shape " +
-                                   shape.ToString(),
-                               op_name);
+    throw InvalidArgumentError(
+        "ImageSummary: tensor must be 4-D [batch, height, width, channels] with channels 1, 3 "
+        "or 4, got shape " + shape.ToString(),
+        op_name);
   }
   if (shape.dim(0) > 0 && (shape.dim(1) == 0 || shape.dim(2) == 0)) {
-    throw InvalidArgumentError("ImageSummary: tensor holds empty images (height or width 0): "
-                               "shape " + shape.ToString(),
-                               op_name);
+    throw InvalidArgumentError(
+        "ImageSummary: tensor holds empty images (height or width 0): " + shape.ToString(),
+        op_name);
   }
   if (shape.dim(1) * shape.dim(2) >= (int64_t{1} << 29) || shape.dim(0) >= (int64_t{1} << 31)) {
-    throw InvalidArgumentError("ImageSummary: tensor is too large for a summary: shape " +
-                                   shape.ToString(),
-                               op_name);
+    throw InvalidArgumentError(
+        "ImageSummary: tensor is too large for a summary: shape " + shape.ToString(), op_name);
   }
 }
 
@@ -306,9 +306,7 @@ const OpRegistration image_summary_op({"ImageSummary", ImageSummaryShape, ImageS
 
 // ---- TensorSummaryV2 (text) -----------------------------------------------------------------
 
-void TensorSummaryV2Shape(ShapeContext& ctx) {
-  ctx.AddOutput(DataType::kString, TensorShape{});
-}
+void TensorSummaryV2Shape(ShapeContext& ctx) { ctx.AddOutput(DataType::kString, TensorShape{}); }
 
 // The value is the tensor itself (strings in string_val, with its shape), and its metadata
 // names the TensorBoard plugin that shows it.
@@ -323,8 +321,7 @@ void TensorSummaryV2Kernel(OpKernelContext& ctx) {
   tensorflow::Summary::Value* v = summary.add_value();
   v->set_tag(ctx.op().attr<std::string>("tag"));
   *v->mutable_tensor() = TensorToProto(tensor);
-  v->mutable_metadata()->ParseFromString(
-      ctx.op().attr<std::string>("serialized_summary_metadata"));
+  v->mutable_metadata()->ParseFromString(ctx.op().attr<std::string>("serialized_summary_metadata"));
   ctx.set_output(0, Tensor::Scalar(Serialize(summary)));
 }
 const OpRegistration tensor_summary_op({"TensorSummaryV2", TensorSummaryV2Shape,

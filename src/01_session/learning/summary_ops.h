@@ -48,10 +48,11 @@ Output HistogramSummary(const std::string& name, const Output& values,
 /// `max_outputs` images of `tensor`, a batch [N, height, width, channels] with 1 (grey), 3
 /// (RGB) or 4 (RGBA) channels: height, width, colorspace (the channels) and the image as PNG.
 /// Each tag is the one ScalarSummary would give, then "/image" when `max_outputs` is 1, else
-/// "/image/0", "/image/1", ... (TensorFlow's rule: by what was asked, not what the batch has). A float32 or float64 image is scaled as TensorFlow
-/// scales it (all values >= 0: the largest becomes 255; else 0 becomes 128 and the largest
-/// magnitude 1 or 255), a pixel with a NaN or infinity painted red; int32 stands for
-/// TensorFlow's uint8 (mts has no uint8) and its values, 0 to 255, are the bytes.
+/// "/image/0", "/image/1", ... (TensorFlow's rule: by what was asked, not what the batch
+/// has). A float32 or float64 image is scaled as TensorFlow scales it (all values >= 0: the
+/// largest becomes 255; else 0 becomes 128 and the largest magnitude 1 or 255), a pixel with
+/// a NaN or infinity painted red; int32 stands for TensorFlow's uint8 (mts has no uint8) and
+/// its values, 0 to 255, are the bytes.
 /// \throws TypeError at build time unless `tensor` is float32, float64 or int32; ValueError if
 ///   `max_outputs` < 1 or `name` is empty. When run, InvalidArgumentError naming `tensor` if it
 ///   is not 4-D with 1, 3 or 4 channels, holds empty images, or (int32) a value outside 0-255.

@@ -119,8 +119,9 @@ TEST(ImageSummaryTest, FloatImagesAreScaledAsTensorFlowScalesThem) {
     DefaultGraphScope as_default(g);
     Output s = ImageSummary("f", Constant(Tensor::FromValues<float>({1, 2, 2, 1}, c.values)), 1);
     EXPECT_EQ(ImageOf(RunSummary(s), 0).pixels, c.expected) << ::testing::PrintToString(c.values);
-    Output d = ImageSummary("d", Constant(Tensor::FromValues<double>(
-                                     {1, 2, 2, 1}, {c.values.begin(), c.values.end()})), 1);
+    Output d = ImageSummary(
+        "d", Constant(Tensor::FromValues<double>({1, 2, 2, 1}, {c.values.begin(), c.values.end()})),
+        1);
     EXPECT_EQ(ImageOf(RunSummary(d), 0).pixels, c.expected) << "as float64";
   }
 }
@@ -154,8 +155,11 @@ TEST(ImageSummaryTest, MergesWithOtherSummaries) {
 TEST(ImageSummaryTest, RejectsOtherDtypesAndMaxOutputsBelowOne) {
   Graph g;
   DefaultGraphScope as_default(g);
-  EXPECT_THAT([] { ImageSummary("i", Constant(Tensor::FromValues<int64_t>({1, 1, 1, 1}, {0}))); },
-              ThrowsMessage<TypeError>(HasSubstr("tensor must be float32, float64 or int32")));
+  EXPECT_THAT(
+      [] {
+        ImageSummary("i", Constant(Tensor::FromValues<int64_t>({1, 1, 1, 1}, {0})));
+      },
+      ThrowsMessage<TypeError>(HasSubstr("tensor must be float32, float64 or int32")));
   EXPECT_THAT([] { ImageSummary("i", Constant(Int32Images(1, 3)), 0); },
               ThrowsMessage<ValueError>(HasSubstr("max_outputs must be at least 1")));
   EXPECT_EQ(g.CollectionSize(GraphKeys::kSummaries), 0);
@@ -177,10 +181,12 @@ TEST(ImageSummaryTest, BadImagesRaiseInvalidArgumentNamingTensor) {
       {Tensor::FromValues<int32_t>({1, 1, 1, 1}, {-1}), "0 to 255"},
   };
   for (const auto& [value, message] : cases) {
-    EXPECT_THAT([&] { session.Run(s, {{p, value}}); },
-                Throws<InvalidArgumentError>(AllOf(HasMessage(HasSubstr("tensor")),
-                                                   HasMessage(HasSubstr(message)),
-                                                   HasOpName("images"))))
+    EXPECT_THAT(
+        [&] {
+          session.Run(s, {{p, value}});
+        },
+        Throws<InvalidArgumentError>(AllOf(HasMessage(HasSubstr("tensor")),
+                                           HasMessage(HasSubstr(message)), HasOpName("images"))))
         << value.shape().ToString();
   }
 }
@@ -230,11 +236,12 @@ TEST(TextSummaryTest, SerializesInTensorFlowsFieldOrder) {
   const std::string bytes = session.Run(s).scalar<std::string>();
   // Summary.value (0a len) { tag "t"; tensor { DT_STRING, shape {}, string_val "hi" };
   // metadata { plugin_data { "text", "{}" } } }.
-  const std::string expected("\x0a\x1b"
-                             "\x0a\x01t"
-                             "\x42\x08\x08\x07\x12\x00\x42\x02hi"
-                             "\x4a\x0c\x0a\x0a\x0a\x04text\x12\x02{}",
-                             29);
+  const std::string expected(
+      "\x0a\x1b"
+      "\x0a\x01t"
+      "\x42\x08\x08\x07\x12\x00\x42\x02hi"
+      "\x4a\x0c\x0a\x0a\x0a\x04text\x12\x02{}",
+      29);
   EXPECT_EQ(bytes, expected);
 }
 
