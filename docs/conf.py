@@ -158,7 +158,12 @@ def _beside_directive():
                 title = nodes.paragraph(classes=["mts-beside-title"])
                 title += self.state.inline_text(self.options["caption"], self.lineno)[0]
                 block += title
-            grid = nodes.container(classes=["mts-beside-grid"])
+            # How wide a column must be for its longest line: the CSS (_static/mts.css) sets
+            # the pair side by side only at a window wide enough for both columns, else
+            # stacks it, so that no line is cut.
+            longest = max(len(line) for line in (python + "\n" + cpp).splitlines())
+            width = "short" if longest <= 44 else "medium" if longest <= 54 else "long"
+            grid = nodes.container(classes=["mts-beside-grid", "mts-beside-" + width])
             grid += column(python, "python", "TF1 Python (TensorFlow 1.15)", "python")
             grid += column(cpp, "cpp", "mts C++: `%s`, from `[mts:%s]`" % (path.lstrip("/"), marker),
                            "cpp")
