@@ -569,7 +569,9 @@ def main(argv):
             continue
         with open(source, encoding="utf-8") as f:
             text = f.read()
-        for block in re.finditer(r"^`{3,}\{literalinclude\}\s+(\S+)\n((?::.*\n)*)", text, re.M):
+        # A listing indented in a list item counts too.
+        for block in re.finditer(r"^[ \t]*`{3,}\{literalinclude\}\s+(\S+)\n((?:[ \t]*:.*\n)*)",
+                                 text, re.M):
             if ":caption:" not in block.group(2):
                 fail(page, "the listing of %s has no caption" % block.group(1))
         for phrase in STALE_PHRASES:

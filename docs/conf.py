@@ -98,6 +98,30 @@ def _link_class_names(app, doctree):
         xref += literal
 
 
+def _break_paths_in_tables(app, doctree):
+    """A path in a table cell may break after each '/' (an HTML <wbr>), so that a narrow
+    cell wraps `src/01_session/` / `session.h` instead of breaking inside a word."""
+    from docutils import nodes
+
+    for literal in list(doctree.findall(nodes.literal)):
+        text = literal.astext()
+        if "/" not in text.strip("/") or not any(
+                isinstance(a, nodes.table) for a in _ancestors(literal)):
+            continue
+        parts = text.split("/")
+        literal.children = []
+        for i, part in enumerate(parts):
+            literal += nodes.Text(part + ("/" if i < len(parts) - 1 else ""))
+            if i < len(parts) - 1 and parts[i + 1]:
+                literal += nodes.raw("", "<wbr>", format="html")
+
+
+def _ancestors(node):
+    while node.parent is not None:
+        node = node.parent
+        yield node
+
+
 def _load_class_names(app):
     app.env.mts_class_names = _class_names()
 
@@ -177,4 +201,5 @@ def setup(app):
     app.add_directive("beside", _beside_directive())
     app.connect("builder-inited", _load_class_names)
     app.connect("doctree-read", _link_class_names)
+    app.connect("doctree-read", _break_paths_in_tables)
     return {"parallel_read_safe": True}
