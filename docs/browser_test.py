@@ -64,8 +64,8 @@ SCREENSHOTS = {
     "tensorflow_names.png": "docs/tensorflow_names.html",
     "book_root.png": "docs/index.html",
 }
-# The widest pages, also shot at 800 px (a laptop's half screen): their diagrams and
-# listings must be whole at 1280 px.
+# The widest pages, shot at 1280 and at 800 px (a laptop's half screen) from just above
+# their first diagram, which shows whole: their diagrams and listings must fit at 1280 px.
 WIDE_PAGES = {
     "chapter_02_chief_worker": "chapters/02_chief_worker/index.html",
     "chapter_04_coordinated": "chapters/04_coordinated/index.html",
@@ -334,12 +334,27 @@ class Browser:
                                        for a in event["params"]["args"]))
         return dom, errors
 
-    def screenshot(self, url, out, width=1280):
+    def screenshot(self, url, out, width=1280, at_diagram=False):
+        """Saves the window at `width` px; with `at_diagram`, from a little above the page's
+        first diagram down, as tall as that diagram (at most 4000 px), so it shows whole."""
         self.call("Emulation.setDeviceMetricsOverride",
                   {"width": width, "height": 1600, "deviceScaleFactor": 1, "mobile": False},
                   session=True)
         self.load(url)
-        data = self.call("Page.captureScreenshot", {"format": "png"}, session=True)["data"]
+        params = {"format": "png"}
+        if at_diagram:
+            box = self.call("Runtime.evaluate", {"expression": """(() => {
+                const d = document.querySelector("div[role=main] object, div[role=main] img");
+                if (!d) return null;
+                const r = d.getBoundingClientRect();
+                return [r.top + window.scrollY, r.height];
+              })()""", "returnByValue": True}, session=True)["result"].get("value")
+            if box:
+                top = max(0, box[0] - 120)
+                params.update(captureBeyondViewport=True, clip={
+                    "x": 0, "y": top, "width": width,
+                    "height": min(4000, max(1600, box[1] + 200)), "scale": 1})
+        data = self.call("Page.captureScreenshot", params, session=True)["data"]
         with open(out, "wb") as f:
             f.write(base64.b64decode(data))
 
@@ -602,16 +617,16 @@ def main(argv):
     if artifacts:
         os.makedirs(artifacts, exist_ok=True)
         server = Server(root)
-        shots_to_take = [(name, page, 1280) for name, page in SCREENSHOTS.items()]
-        shots_to_take += [("%s_%d.png" % (name, width), page, width)
+        shots_to_take = [(name, page, 1280, False) for name, page in SCREENSHOTS.items()]
+        shots_to_take += [("%s_%d.png" % (name, width), page, width, True)
                           for name, page in WIDE_PAGES.items() for width in SCREEN_WIDTHS]
-        for name, page, width in shots_to_take:
+        for name, page, width, at_diagram in shots_to_take:
             if page not in doms:
                 fail(page, "no such page to take a screenshot of")
                 continue
             out = os.path.join(artifacts, name)
             try:
-                browser.screenshot(server.base + page, out, width)
+                browser.screenshot(server.base + page, out, width, at_diagram)
             except (OSError, RuntimeError, TimeoutError) as e:
                 fail(page, "no screenshot: %s" % e)
                 continue

@@ -159,9 +159,9 @@ int main(int argc, char** argv) {
 
   // [mts:trace-training-run]
   auto tracer = std::make_shared<CallTracer>();
-  for (const char* layer : {"caller", "MonitoredSession", "RecoverableSession",
-                            "CoordinatedSession", "HookedSession", "hook",
-                            "SessionCreator", "CheckpointSaverHook", "Saver"}) {
+  for (const char* layer :
+       {"caller", "MonitoredSession", "RecoverableSession", "CoordinatedSession", "HookedSession",
+        "hook", "SessionCreator", "CheckpointSaverHook", "Saver"}) {
     tracer->AddParticipant(layer);  // The stack from left to right, then its helpers.
   }
   ChiefSessionCreatorOptions chief_options;

@@ -59,13 +59,13 @@ namespace {
 // number of columns, and no label can land on an arrow or on another label: each row is a
 // band of its own, the label above the line. A label wider than its arrow spills sideways
 // within its band, over the lifelines, which its white background hides.
-constexpr double kWidth = 630;       // Points: the book's 876 px column, less a margin.
-constexpr double kMaxColumn = 150;   // Points between two lifelines at most.
-constexpr double kRow = 24;          // Points from one arrow to the next.
-constexpr double kTop = 16;          // Points from the header boxes' middle to row 0.
-constexpr double kTier = 34;         // Points between the two tiers of staggered headers.
-constexpr double kLabelRise = 8.5;   // Points from an arrow up to its label's middle.
-constexpr double kCharWidth = 6.2;   // Points a character of a 10 pt label takes, at most.
+constexpr double kWidth = 630;      // Points: the book's 876 px column, less a margin.
+constexpr double kMaxColumn = 150;  // Points between two lifelines at most.
+constexpr double kRow = 24;         // Points from one arrow to the next.
+constexpr double kTop = 16;         // Points from the header boxes' middle to row 0.
+constexpr double kTier = 34;        // Points between the two tiers of staggered headers.
+constexpr double kLabelRise = 8.5;  // Points from an arrow up to its label's middle.
+constexpr double kCharWidth = 6.2;  // Points a character of a 10 pt label takes, at most.
 
 // The node of column `p`'s header box.
 std::string Header(size_t p) { return "h" + std::to_string(p); }
@@ -195,8 +195,7 @@ void WriteArrow(std::ostream& dot, const CallTracer::Event& e, size_t r, const L
   double x_head = layout.X(head);
   if (tail == head) x_head += layout.spacing / 3;  // A call on itself: a stub to the right.
   const std::string ending = e.outcome.empty() ? " returns" : " " + e.outcome;
-  const std::string label =
-      std::to_string(r + 1) + ". " + e.method + (e.is_return ? ending : "");
+  const std::string label = std::to_string(r + 1) + ". " + e.method + (e.is_return ? ending : "");
   const double half = TextWidth(label) / 2 + 2;
   const double right = layout.X(column.size() - 1) + layout.spacing / 2;
   const double middle = std::max(half, std::min(right - half, (x_tail + x_head) / 2));
@@ -206,8 +205,8 @@ void WriteArrow(std::ostream& dot, const CallTracer::Event& e, size_t r, const L
       << "  " << a << " -> " << b
       << (e.is_return ? " [style=dashed, color=\"#777777\"];\n" : " [color=\"#2255aa\"];\n")
       << "  l" << r + 1 << " [shape=plaintext, style=filled, fillcolor=white, fontsize=10, "
-      << "width=0, height=0, margin=\"0.02,0\", " << Pos(middle, y + kLabelRise)
-      << ", label=\"" << label << "\"];\n";
+      << "width=0, height=0, margin=\"0.02,0\", " << Pos(middle, y + kLabelRise) << ", label=\""
+      << label << "\"];\n";
 }
 
 }  // namespace

@@ -101,8 +101,8 @@ TEST(CallTracerTest, AddedParticipantsComeFirstInTheirOrder) {
 TEST(CallTracerTest, EveryNodeIsPinnedInsideTheColumn) {
   CallTracer tracer;
   for (int i = 0; i < 10; ++i) {
-    tracer.Call("RecoverableSession" + std::to_string(i),
-                "CheckpointSaverHook" + std::to_string(i), "AVeryLongMethodNameIndeed");
+    tracer.Call("RecoverableSession" + std::to_string(i), "CheckpointSaverHook" + std::to_string(i),
+                "AVeryLongMethodNameIndeed");
   }
   const std::string dot = tracer.ToGraphviz();
   EXPECT_NE(dot.find("layout=neato"), std::string::npos);
@@ -120,9 +120,9 @@ TEST(CallTracerTest, EveryNodeIsPinnedInsideTheColumn) {
 // may be almost two columns wide.
 TEST(CallTracerTest, LongNamesStandInTwoTiers) {
   CallTracer tracer;
-  for (const char* name : {"caller", "MonitoredSession", "RecoverableSession",
-                           "CoordinatedSession", "HookedSession", "hook", "SessionCreator",
-                           "CheckpointSaverHook", "Saver", "Session"}) {
+  for (const char* name :
+       {"caller", "MonitoredSession", "RecoverableSession", "CoordinatedSession", "HookedSession",
+        "hook", "SessionCreator", "CheckpointSaverHook", "Saver", "Session"}) {
     tracer.AddParticipant(name);
   }
   tracer.Call("caller", "Session", "Run");
