@@ -220,7 +220,7 @@ def campaigns(crash, fault, out):
     if not runs or not phases:
         return 1
     svg = Svg()
-    svg.text(10, 20, "Crash campaign: SIGKILLs into training processes, run by run",
+    svg.text(10, 20, "Crash campaign: SIGKILLs into training processes, kills per run",
              size=13, weight="bold")
     left, right, base = 50, WIDTH - 20, 150
     most = max(k for k, _, _ in runs)
@@ -238,7 +238,6 @@ def campaigns(crash, fault, out):
     svg.line(left, base, right, base, stroke="#222")
     svg.text(left, base + 16, "run 1", size=10)
     svg.text(right, base + 16, "run %d" % len(runs), size=10, anchor="end")
-    svg.text(left - 6, base - most * unit - 14, "kills", size=10, anchor="end")
     y = base + 34
     svg.rect(left, y - 10, 12, 10, PLAIN)
     svg.text(left + 18, y, "killed during a checkpoint save", size=12)

@@ -36,7 +36,11 @@ window.addEventListener("load", function () {
       report.push({kind: "diagram-overflow", what: name, width: Math.round(shown),
                    column: Math.round(column)});
     }
-    if (svg && svg.querySelectorAll) overlaps(svg, name, report);
+    if (svg && svg.querySelectorAll) {
+      overlaps(svg, name, report);
+    } else if (/\.svg$/.test(element.getAttribute("src") || "")) {
+      imageOverlaps(element, name, report);
+    }
   });
   // Code blocks whose lines do not fit: the block scrolls sideways, hiding their ends.
   document.querySelectorAll("div[role=main] pre").forEach(function (pre) {
@@ -118,6 +122,26 @@ window.addEventListener("load", function () {
         }
       });
     });
+  }
+
+  // An <img> SVG (a chart) has no DOM of its own to measure: read its file again (the
+  // browser has it cached), lay it out off-screen, measure it there, and take it away.
+  function imageOverlaps(image, name, out) {
+    var request = new XMLHttpRequest();
+    try {
+      request.open("GET", image.src, false);  // Synchronous: measured before the load ends.
+      request.send();
+    } catch (e) {
+      return;
+    }
+    var doc = new DOMParser().parseFromString(request.responseText, "image/svg+xml");
+    var svg = document.importNode(doc.documentElement, true);
+    var box = document.createElement("div");
+    box.style.cssText = "position:absolute; left:-20000px; top:0; visibility:hidden";
+    box.appendChild(svg);
+    document.body.appendChild(box);
+    overlaps(svg, name, out);
+    document.body.removeChild(box);
   }
 
   // Whether two boxes cross by more than `margin` sideways and by more than a third of the
