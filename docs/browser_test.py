@@ -23,7 +23,8 @@ serves it on 127.0.0.1, lets chromium load every page, and fails if
   - at 1280 px, a diagram is wider than the text column, or a code block's lines are wider
     than the block (it scrolls sideways, hiding their ends), unless the block is a program's
     output that must keep its lines (KEEP_THEIR_LINES);
-  - two texts of an SVG diagram are drawn over each other, or a text over an arrow;
+  - two texts of an SVG diagram are drawn over each other, or a text over an arrow, or a
+    text reaches past the picture's edge;
   - a paragraph holds more than 150 words (a list or a table reads better);
   - an API page shows a raw `[mts:` code marker (a listing's caption may name one);
   - an appendix of numbers (APPENDICES_OF_NUMBERS) shows no figure;
@@ -565,6 +566,10 @@ def main(argv):
             elif kind == "label-overlap":
                 fail(page, "diagram %s draws %r over %r" % (what, item["labels"][0],
                                                              item["labels"][1]))
+            elif kind == "label-clipped":
+                fail(page, "diagram %s cuts off %r at its edge (graphviz measured the text "
+                     "narrower than the browser draws it: give the picture a pad)"
+                     % (what, item["labels"][0]))
             elif kind == "long-paragraph":
                 fail(page, "a paragraph of %d words (over 150): %r...: make its list a list "
                      "or a table, or split it" % (item["words"], what))

@@ -9,7 +9,7 @@
 //     "code-overflow" (a code block whose lines are wider than the block), "long-paragraph"
 //     (more than 150 words in one paragraph), "raw-marker" (the text `[mts:` outside a
 //     listing's caption), "label-overlap" (two texts of an SVG diagram drawn over each other,
-//     or a text over an arrow).
+//     or a text over an arrow), "label-clipped" (a text reaching past the picture's edge).
 window.addEventListener("load", function () {
   var main = document.querySelector("div[role=main]");
   var report = [];
@@ -94,6 +94,15 @@ window.addEventListener("load", function () {
     svg.querySelectorAll("text").forEach(function (t) {
       if (!t.textContent.trim()) return;
       try { texts.push({box: t.getBBox(), text: t.textContent.trim(), node: t}); } catch (e) {}
+    });
+    // A text that reaches past the picture's edge is cut off where the browser draws it.
+    var frame = svg.getBoundingClientRect();
+    texts.forEach(function (t) {
+      var r = t.node.getBoundingClientRect();
+      if (r.left < frame.left - 1 || r.right > frame.right + 1 || r.top < frame.top - 1 ||
+          r.bottom > frame.bottom + 1) {
+        out.push({kind: "label-clipped", what: name, labels: [t.text]});
+      }
     });
     for (var i = 0; i < texts.length; i++) {
       for (var j = i + 1; j < texts.length; j++) {
