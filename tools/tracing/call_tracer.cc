@@ -268,7 +268,7 @@ std::vector<Tensor> TracingSession::Run(const std::vector<Output>& fetches, cons
     tracer_->Return(caller_, name_, "Run");
     return out;
   } catch (...) {
-    tracer_->Return(caller_, name_, "Run (threw)");
+    tracer_->Return(caller_, name_, "Run", "threw");  // Drawn "Run threw", printed "Run (threw)".
     throw;
   }
 }

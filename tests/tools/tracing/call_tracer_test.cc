@@ -35,7 +35,8 @@ TEST(CallTracerTest, RecordsOneHookedRunInOrder) {
             "caller <- HookedSession: Run\n");
 }
 
-// A run that throws is recorded as a return marked "(threw)".
+// A run that throws is recorded as a return whose outcome is "threw": drawn "Run threw",
+// printed "Run (threw)".
 TEST(CallTracerTest, RecordsARunThatThrows) {
   Graph graph;
   DefaultGraphScope scope(graph);
@@ -44,7 +45,9 @@ TEST(CallTracerTest, RecordsARunThatThrows) {
   TracingSession session(std::make_unique<Session>(&graph), tracer, "Session", "caller");
   EXPECT_THROW(session.Run(x), InvalidArgumentError);
   ASSERT_EQ(tracer->events().size(), 2u);
-  EXPECT_EQ(tracer->events()[1].method, "Run (threw)");
+  EXPECT_EQ(tracer->events()[1].method, "Run");
+  EXPECT_EQ(tracer->events()[1].outcome, "threw");
+  EXPECT_EQ(tracer->ToText(), "caller -> Session: Run\ncaller <- Session: Run (threw)\n");
   EXPECT_TRUE(tracer->events()[1].is_return);
 }
 
