@@ -53,18 +53,14 @@ std::string OtherKindOf(const tensorflow::Event& event) {
   }
 }
 
-// An image's size, or a text's strings on one line; empty for other values.
+// What the table shows of a value: an image's size, a text's number of strings.
 std::string ShownValue(const tensorflow::Summary::Value& value, const std::string& kind) {
   if (kind == "image") {
     return std::to_string(value.image().width()) + "x" + std::to_string(value.image().height());
   }
   if (kind != "text") return "";
-  std::string text;
-  for (const std::string& s : value.tensor().string_val()) {
-    if (!text.empty()) text += " ";
-    for (char c : s) text += c == '\n' ? std::string("\\n") : std::string(1, c);
-  }
-  return text;
+  const int n = value.tensor().string_val_size();
+  return std::to_string(n) + (n == 1 ? " string" : " strings") + ", below";
 }
 
 void AddValue(const tensorflow::Event& event, const tensorflow::Summary::Value& value,
@@ -73,6 +69,7 @@ void AddValue(const tensorflow::Event& event, const tensorflow::Summary::Value& 
   if (value.has_metadata()) tag.plugin = value.metadata().plugin_data().plugin_name();
   const std::string kind = KindOf(value, tag.plugin);
   tag.last_value = ShownValue(value, kind);
+  tag.last_text.assign(value.tensor().string_val().begin(), value.tensor().string_val().end());
   if (tag.count == 0) {
     tag.kind = kind;
     tag.first_step = event.step();
@@ -137,6 +134,21 @@ std::string Counts(const std::map<std::string, int64_t>& counts,
     if (done.count(name) == 0) add(name, n);
   }
   return text.empty() ? "none" : text;
+}
+
+// The last value of each text tag, a string a line, each line of a string indented.
+void PrintTexts(const EventStatistics& statistics, std::ostream& out) {
+  for (const auto& [tag, s] : statistics.tags) {
+    if (s.kind != "text") continue;
+    out << "\nText " << tag << " at step " << s.last_step << ":\n";
+    for (const std::string& text : s.last_text) {
+      size_t start = 0;
+      for (size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1) {
+        out << "  " << text.substr(start, end - start) << "\n";
+      }
+      out << "  " << text.substr(start) << "\n";
+    }
+  }
 }
 
 }  // namespace
@@ -206,6 +218,7 @@ void PrintEventStatistics(const EventStatistics& statistics, std::ostream& out) 
           << "\n";
     }
   }
+  PrintTexts(statistics, out);
   out << "\nSession logs: " << Counts(statistics.session_logs, {"START", "STOP", "CHECKPOINT"})
       << "\n";
   out << "Other events: "

@@ -53,9 +53,11 @@ struct TagStatistics {
   int64_t last_step = 0;   ///< The step of the last value.
   /// The plugin the tag's metadata names (it comes with the first value only), or empty.
   std::string plugin;
-  /// What the last value shows: an image's "WIDTHxHEIGHT", a text's strings joined by
-  /// " " (line breaks as "\n"); empty for the other kinds.
+  /// What the table shows of the last value: an image's "WIDTHxHEIGHT", a text's number of
+  /// strings; empty for the other kinds.
   std::string last_value;
+  /// A text tag's last value, its strings in order (line breaks kept); empty otherwise.
+  std::vector<std::string> last_text;
 };
 
 /// What the event files of a log directory hold.
@@ -78,8 +80,9 @@ struct EventStatistics {
 /// \throws NotFoundError naming `path` if it does not exist or holds no event file.
 EventStatistics CollectEventStatistics(const std::string& path, FileSystem* fs = nullptr);
 
-/// Prints `statistics` as a few lines of text: the files, a table of tags, the session logs,
-/// the other events and the graph's node count.
+/// Prints `statistics` as a few lines of text: the files, a table of tags, the last text of
+/// each text tag (a string a line), the session logs, the other events and the graph's node
+/// count.
 void PrintEventStatistics(const EventStatistics& statistics, std::ostream& out);
 
 }  // namespace mts

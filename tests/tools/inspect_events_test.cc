@@ -124,7 +124,8 @@ TEST_F(InspectEventsTest, PrintsADirectoryFileWriterWrote) {
 }
 
 // Image tags show the last image's size; text tags (a string tensor whose metadata, written
-// with the first value only, names the text plugin) show the last text, line breaks escaped.
+// with the first value only, names the text plugin) their number of strings, and the last
+// text follows the table, a string a line.
 TEST_F(InspectEventsTest, ShowsImageSizesAndTexts) {
   FakeClock clock;
   FileWriterOptions options;
@@ -152,9 +153,15 @@ TEST_F(InspectEventsTest, ShowsImageSizesAndTexts) {
   PrintEventStatistics(s, out);
   EXPECT_THAT(out.str(),
               HasSubstr("tag            kind   values  first step  last step\n"
-                        "flags          text        2           0        200  --steps=200 "
-                        "line\\nbreak\n"
-                        "regions/image  image       2           0        200  328x64\n"));
+                        "flags          text        2           0        200  2 strings, below\n"
+                        "regions/image  image       2           0        200  328x64\n"
+                        "\n"
+                        "Text flags at step 200:\n"
+                        "  --steps=200\n"
+                        "  line\n"
+                        "  break\n"
+                        "\n"
+                        "Session logs: none\n"));
 }
 
 // A damaged file and a cut-short one are reported with the offset at fault; their events

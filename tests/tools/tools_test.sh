@@ -57,9 +57,10 @@ done
 #    run, with the second run's text.
 grep -qE "^decision_regions/image +image +2 +200 +400  64x64\$" "$work/e1.txt" ||
   { cat "$work/e1.txt"; fail "no row for the decision regions' image"; }
-grep -qE "^flags +text +2 +0 +200  --steps=400 --checkpoint_dir=$run .*--image_every=200\$" \
-  "$work/e1.txt" || { cat "$work/e1.txt"; fail "no row for the flags' text"; }
-
+grep -qE "^flags +text +2 +0 +200  6 strings, below\$" "$work/e1.txt" ||
+  { cat "$work/e1.txt"; fail "no row for the flags' text"; }
+expect 0 0 "$work/e1.txt" "Text flags at step 200:" "  --steps=400" "  --checkpoint_dir=$run" \
+  "  --learning_rate=0.02" "  --image_every=200"
 #    The same files through the independent decoder (tests/03_hooked/events), which knows
 #    images, text tensors and their metadata and re-encodes every record to the same bytes;
 #    then the newest picture opened with Debian's python3-pil, as a viewer would.
