@@ -117,10 +117,16 @@ std::shared_ptr<const RemoteSession::StepPlan> RemoteSession::GetStepPlan(
   auto plan = std::make_shared<StepPlan>();
   std::unordered_set<Output> fed;
   for (const auto& [tensor, value] : feeds) fed.insert(tensor);
+  std::map<const Operation*, bool> memo;
   for (const Operation* op : NeededOps(fed, fetches, targets)) {
     auto placed = placement_.find(op->name());
     if (op->type() == "VariableV2" && placed != placement_.end()) {
       plan->reads[placed->second].push_back(op);
+      continue;
+    }
+    if (op->def().num_ref_inputs == 1 &&
+        FindSharedResourceType(op->input(0).op()->type()) != nullptr) {
+      PlanSharedResourceOp(*op, *plan, memo);
       continue;
     }
     const int num_refs = op->def().num_ref_inputs;
@@ -130,7 +136,7 @@ std::shared_ptr<const RemoteSession::StepPlan> RemoteSession::GetStepPlan(
     int num_placed = 0;
     for (int i = 0; i < num_refs; ++i) {
       auto it = placement_.find(op->input(i).op()->name());
-      if (it == placement_.end()) continue;
+      if (it == placement_.end() || op->input(i).op()->type() != "VariableV2") continue;
       if (num_placed++ > 0 && it->second != task) {
         throw UnimplementedError("Op " + op->name() +
                                      " updates variables on two ps tasks; "
@@ -215,12 +221,14 @@ void RemoteSession::Run(const std::vector<Output>& fetches, const FeedDict& feed
     Session::Run(fetches, feeds, targets, options, run_metadata, outputs);  // Worker-local.
     return;
   }
-  std::lock_guard<std::mutex> step(step_mu_);
+  std::unique_lock<std::mutex> step(step_mu_);
+  StepLockScope waits_may_unlock(&step);  // See CallOwnerTask.
   ReadPlaced(*plan);  // 1. one RPC per task
   std::vector<Output> all_fetches = fetches;
   all_fetches.insert(all_fetches.end(), plan->extra_fetches.begin(), plan->extra_fetches.end());
   Session::Run(all_fetches, feeds, targets, options, run_metadata, outputs);  // 2. locally
   SendUpdates(*plan, *outputs, fetches.size());                               // 3. one RPC per task
+  RunDeferred(*plan, *outputs, fetches.size());  // 4. shared-resource ops after the updates
   outputs->resize(fetches.size());
 }
 // [mts:remote-run-end]

@@ -91,6 +91,13 @@ int32_t SyncTokenQueueResource::Size() {
   return static_cast<int32_t>(tokens_.size());
 }
 
+void SyncTokenQueueResource::WaitForSize(int32_t n) {
+  std::unique_lock<std::mutex> lock(mu_);
+  WaitLocked(
+      lock, [&] { return static_cast<int32_t>(tokens_.size()) >= n; }, {}, "WaitForSize",
+      std::to_string(n) + " tokens in " + name_);
+}
+
 std::optional<std::vector<Tensor>> SyncTokenQueueResource::RunOp(
     const std::string& op_type, const std::string& op_name, const std::vector<Tensor>& inputs,
     const AttrMap& attrs, const WaitLimit& wait) {

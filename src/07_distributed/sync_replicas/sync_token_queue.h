@@ -55,6 +55,9 @@ class SyncTokenQueueResource : public SharedResource {
   std::optional<int64_t> Dequeue(const WaitLimit& wait, const std::string& op_name);
   /// How many tokens are queued.
   int32_t Size();
+  /// For tests, the seam that replaces sleeping: blocks until at least `n` tokens are
+  /// queued. \throws CancelledError if the queue closes first.
+  void WaitForSize(int32_t n);
 
  private:
   const std::string name_;
