@@ -106,10 +106,12 @@ std::vector<Tensor> RemoteSession::CallOwnerTask(const Operation& op,
   for (const auto& [name, value] : op.attrs()) EncodeAttr(value, &(*request.mutable_attrs())[name]);
   const double slice = WaitWarningSecs(op);
   request.set_max_wait_secs(slice > 0 ? slice : 0);
-  // Other steps of this session go on while this one waits (they may read the variables
-  // again; this step's own updates are computed from what it already read).
+  // While an op that can wait (a take, a token) waits, other steps of this session go on:
+  // on the chief, the train op waits for a token only the queue runner's step can put.
+  // Only such ops let the lock go, and a worker's step runs them after its gradients are
+  // computed, so no step computes from local copies another step is changing.
   std::unique_lock<std::mutex>* step = current_step_lock_;
-  const bool unlocked = step != nullptr && step->owns_lock();
+  const bool unlocked = step != nullptr && step->owns_lock() && op.attrs().count("wait_warning_secs");
   if (unlocked) step->unlock();
   struct Relock {
     std::unique_lock<std::mutex>* step;
