@@ -25,6 +25,20 @@ constexpr char kPrefix[] = "grpc://";
 
 std::string TaskName(int task) { return "/job:ps/task:" + std::to_string(task); }
 
+// A run's signature: what it fetches, feeds and runs, by op id.
+std::string SignatureKey(const std::vector<Output>& fetches, const FeedDict& feeds,
+                         const std::vector<Operation*>& targets) {
+  std::string key;
+  for (const Output& f : fetches)
+    key += std::to_string(f.op()->id()) + ":" + std::to_string(f.index()) + ",";
+  key += "|";
+  for (const auto& [f, value] : feeds)
+    key += std::to_string(f.op()->id()) + ":" + std::to_string(f.index()) + ",";
+  key += "|";
+  for (const Operation* t : targets) key += std::to_string(t->id()) + ",";
+  return key;
+}
+
 std::unique_ptr<Session> MakeRemoteSession(Graph* graph, const SessionOptions& options) {
   // A Server's target gives the server's options to every session made on it, as
   // TensorFlow's Server(config=...) gives its default ConfigProto.
@@ -100,14 +114,7 @@ int64_t RemoteSession::num_rpcs() const {
 std::shared_ptr<const RemoteSession::StepPlan> RemoteSession::GetStepPlan(
     const std::vector<Output>& fetches, const FeedDict& feeds,
     const std::vector<Operation*>& targets) {
-  std::string key;
-  for (const Output& f : fetches)
-    key += std::to_string(f.op()->id()) + ":" + std::to_string(f.index()) + ",";
-  key += "|";
-  for (const auto& [f, value] : feeds)
-    key += std::to_string(f.op()->id()) + ":" + std::to_string(f.index()) + ",";
-  key += "|";
-  for (const Operation* t : targets) key += std::to_string(t->id()) + ",";
+  const std::string key = SignatureKey(fetches, feeds, targets);
   {
     std::lock_guard<std::mutex> lock(plans_mu_);
     auto it = plans_.find(key);

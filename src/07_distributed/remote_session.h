@@ -129,6 +129,9 @@ class RemoteSession : public Session, public SharedResourceRunner {
   std::vector<Tensor> CallOwnerTask(const Operation& op, const std::vector<Tensor>& inputs,
                                     int task);
   void RunDeferred(const StepPlan& plan, const std::vector<Tensor>& results, size_t offset);
+  // One RunResourceOp that Close or CancelOwnerTaskWaits can cancel.
+  distributed::RunResourceOpResponse CancellableCall(
+      const Operation& op, const distributed::RunResourceOpRequest& request, int task);
 
   ClusterSpec cluster_;
   std::map<std::string, int> placement_;              // Variable op name -> ps task.

@@ -89,12 +89,15 @@ std::optional<std::vector<Tensor>> RemoteSession::RunOnOwnerTask(
   return CallOwnerTask(op, inputs, placed->second);
 }
 
-// [mts:remote-resource-op]
-std::vector<Tensor> RemoteSession::CallOwnerTask(const Operation& op,
-                                                 const std::vector<Tensor>& inputs, int task) {
+namespace {
+
+// The RunResourceOp request for `op` (its resource, inputs and attributes).
+distributed::RunResourceOpRequest ResourceOpRequest(const Operation& op,
+                                                    const std::vector<Tensor>& inputs,
+                                                    uint64_t incarnation) {
   const Operation& owner = *op.input(0).op();
   distributed::RunResourceOpRequest request;
-  request.set_incarnation(incarnations_.at(task));
+  request.set_incarnation(incarnation);
   request.mutable_resource()->set_name(SharedNameOf(owner));
   request.mutable_resource()->set_type(owner.type());
   for (const auto& [name, value] : owner.attrs()) {
@@ -106,57 +109,75 @@ std::vector<Tensor> RemoteSession::CallOwnerTask(const Operation& op,
   for (const auto& [name, value] : op.attrs()) EncodeAttr(value, &(*request.mutable_attrs())[name]);
   const double slice = WaitWarningSecs(op);
   request.set_max_wait_secs(slice > 0 ? slice : 0);
+  return request;
+}
+
+// Lets the step lock go for the life of this object, if `lock` holds it.
+class StepUnlock {
+ public:
+  explicit StepUnlock(std::unique_lock<std::mutex>* lock)
+      : lock_(lock != nullptr && lock->owns_lock() ? lock : nullptr) {
+    if (lock_ != nullptr) lock_->unlock();
+  }
+  ~StepUnlock() {
+    if (lock_ != nullptr) lock_->lock();
+  }
+
+ private:
+  std::unique_lock<std::mutex>* lock_;
+};
+
+}  // namespace
+
+// [mts:remote-resource-op]
+std::vector<Tensor> RemoteSession::CallOwnerTask(const Operation& op,
+                                                 const std::vector<Tensor>& inputs, int task) {
+  const distributed::RunResourceOpRequest request =
+      ResourceOpRequest(op, inputs, incarnations_.at(task));
   // While an op that can wait (a take, a token) waits, other steps of this session go on:
   // on the chief, the train op waits for a token only the queue runner's step can put.
   // Only such ops let the lock go, and a worker's step runs them after its gradients are
   // computed, so no step computes from local copies another step is changing.
-  std::unique_lock<std::mutex>* step = current_step_lock_;
-  const bool unlocked = step != nullptr && step->owns_lock() && op.attrs().count("wait_warning_secs");
-  if (unlocked) step->unlock();
-  struct Relock {
-    std::unique_lock<std::mutex>* step;
-    ~Relock() {
-      if (step != nullptr) step->lock();
-    }
-  } relock{unlocked ? step : nullptr};
+  StepUnlock unlock(op.attrs().count("wait_warning_secs") ? current_step_lock_ : nullptr);
   for (double waited = 0;;) {
-    grpc::ClientContext context;
-    {
-      std::lock_guard<std::mutex> lock(waits_mu_);
-      if (waits_cancelled_) {
-        throw CancelledError(op.name() + " on " + SharedNameOf(owner) +
-                                 " was not run: this session's waits on shared resources were "
-                                 "cancelled (its Coordinator stopped, or it closed).",
-                             op.name());
-      }
-      waits_.insert(&context);
-    }
-    distributed::RunResourceOpResponse response;
-    try {
-      response = clients_.at(task)->RunResourceOp(request, context);
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(waits_mu_);
-      waits_.erase(&context);
-      throw;
-    }
-    {
-      std::lock_guard<std::mutex> lock(waits_mu_);
-      waits_.erase(&context);
-    }
-    {
-      std::lock_guard<std::mutex> lock(stats_mu_);
-      ++num_rpcs_;
-    }
+    const distributed::RunResourceOpResponse response = CancellableCall(op, request, task);
     if (!response.timed_out()) {
       std::vector<Tensor> outputs;
       for (const auto& proto : response.outputs()) outputs.push_back(DecodeTensor(proto));
       return outputs;
     }
-    waited += slice;
+    waited += request.max_wait_secs();
     MTS_LOG(WARNING) << WaitWarningMessage(op, waited);
   }
 }
 // [mts:remote-resource-op-end]
+
+distributed::RunResourceOpResponse RemoteSession::CancellableCall(
+    const Operation& op, const distributed::RunResourceOpRequest& request, int task) {
+  grpc::ClientContext context;
+  {
+    std::lock_guard<std::mutex> lock(waits_mu_);
+    if (waits_cancelled_) {
+      throw CancelledError(op.name() + " on " + request.resource().name() +
+                               " was not run: this session's waits on shared resources were "
+                               "cancelled (its Coordinator stopped, or it closed).",
+                           op.name());
+    }
+    waits_.insert(&context);
+  }
+  struct Unregister {
+    RemoteSession* session;
+    grpc::ClientContext* context;
+    ~Unregister() {
+      std::lock_guard<std::mutex> lock(session->waits_mu_);
+      session->waits_.erase(context);
+    }
+  } unregister{this, &context};
+  distributed::RunResourceOpResponse response = clients_.at(task)->RunResourceOp(request, context);
+  std::lock_guard<std::mutex> lock(stats_mu_);
+  ++num_rpcs_;
+  return response;
+}
 
 bool RemoteSession::CancelOwnerTaskWaits(const Operation& owner) {
   if (!placement_.count(owner.name())) return false;
