@@ -50,7 +50,9 @@ class PsClient {
   /// deadline is the request's max_wait_secs plus the RPC timeout; none if it waits without
   /// limit (a ps that hangs then hangs the caller, as in TensorFlow).
   /// \throws CancelledError if the context was cancelled.
-  /// \throws UnavailableError, AbortedError, OpError as for Read.
+  /// \throws UnavailableError if the server is down or does not answer in time.
+  /// \throws AbortedError if the server restarted since the request's incarnation.
+  /// \throws OpError as the op raised it on the server.
   distributed::RunResourceOpResponse RunResourceOp(const distributed::RunResourceOpRequest& request,
                                                    grpc::ClientContext& context);
 

@@ -37,7 +37,8 @@ class ResourceStore {
   /// Runs the request's op on its resource, waiting while `cancelled` returns false.
   /// \throws AbortedError if the request was made against another incarnation.
   /// \throws InvalidArgumentError if the name is taken by a resource of another type, or
-  ///   the op does not fit the resource. \throws NotFoundError for an unknown resource type.
+  ///   the op does not fit the resource.
+  /// \throws NotFoundError for an unknown resource type.
   /// \throws CancelledError if the wait was cancelled or the store closed.
   /// \throws DataLossError if a tensor or attribute of the request is malformed.
   distributed::RunResourceOpResponse Run(const distributed::RunResourceOpRequest& request,
