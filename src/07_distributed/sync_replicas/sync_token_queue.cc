@@ -9,6 +9,9 @@ namespace mts {
 namespace {
 
 constexpr char kQueueType[] = "SyncTokenQueue";
+// A job puts one token per replica per update; a request for more than this many at once is
+// refused before anything is queued, so no message can make a ps allocate without bound.
+constexpr int64_t kMaxTokensAtOnce = int64_t{1} << 20;
 
 const Operation* Self(const Operation& op) { return &op; }
 
@@ -109,6 +112,13 @@ std::optional<std::vector<Tensor>> SyncTokenQueueResource::RunOp(
       throw InvalidArgumentError(
           op_name + " needs an int64 token and a count of at least 0; the message is damaged.",
           op_name);
+    }
+    if (std::get<int64_t>(count->second) > kMaxTokensAtOnce) {
+      throw InvalidArgumentError(op_name + " asks for " +
+                                     std::to_string(std::get<int64_t>(count->second)) +
+                                     " tokens at once; at most " +
+                                     std::to_string(kMaxTokensAtOnce) + " can be put.",
+                                 op_name);
     }
     Enqueue(inputs[0].scalar<int64_t>(), std::get<int64_t>(count->second));
     return std::vector<Tensor>{};
