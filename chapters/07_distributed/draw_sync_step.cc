@@ -30,9 +30,13 @@ namespace {
 
 // The ops of the protocol a run executed, in its order (the rest is ordinary arithmetic).
 std::vector<std::string> ProtocolOps(const mts::Graph& graph, const mts::RunMetadata& metadata) {
-  static const std::set<std::string> kShown = {
-      "AccumulatorApplyGradient", "DequeueToken", "AccumulatorTakeGradient",
-      "ApplyGradientDescent", "AssignAdd", "EnqueueTokens", "Assign"};
+  static const std::set<std::string> kShown = {"AccumulatorApplyGradient",
+                                               "DequeueToken",
+                                               "AccumulatorTakeGradient",
+                                               "ApplyGradientDescent",
+                                               "AssignAdd",
+                                               "EnqueueTokens",
+                                               "Assign"};
   std::vector<std::string> ops;
   for (const mts::NodeExecStats& stats : metadata.step_stats) {
     const mts::Operation* op = graph.GetOperationByName(stats.node_name);
@@ -47,7 +51,8 @@ void Lane(const char* id, const char* title, const std::vector<std::string>& ops
   for (size_t i = 0; i < ops.size(); ++i) {
     std::printf("    %s%zu [label=\"%s%s\"];\n", id, i, ops[i].c_str(),
                 i < notes.size() && !notes[i].empty() ? ("\\n" + notes[i]).c_str() : "");
-    if (i > 0) std::printf("    %s%zu -> %s%zu [style=dotted, arrowhead=none];\n", id, i - 1, id, i);
+    if (i > 0)
+      std::printf("    %s%zu -> %s%zu [style=dotted, arrowhead=none];\n", id, i - 1, id, i);
   }
   std::printf("  }\n");
 }
@@ -135,8 +140,9 @@ int main() {
        {text("waits for 2; their mean %g", (1.0 + 3.0) / 2), text("w := %g", w_after),
         text("global step := %g", static_cast<double>(step_after)),
         text("2 tokens holding %g, sent after ApplyUpdates", static_cast<double>(step_after))});
-  std::printf("  ps [style=filled, fillcolor=\"#e8f0fe\", label=\"job ps, task 0\\n"
-              "accumulator w/grad_accum\\ntoken queue sync_token_q\\nvariables w, global_step\"];\n");
+  std::printf(
+      "  ps [style=filled, fillcolor=\"#e8f0fe\", label=\"job ps, task 0\\n"
+      "accumulator w/grad_accum\\ntoken queue sync_token_q\\nvariables w, global_step\"];\n");
   std::printf("  chief0 -> ps [label=\"1. RunResourceOp\"]; worker0 -> ps [label=\"1.\"];\n");
   std::printf("  ps -> runner0 [label=\"2. the mean\", style=dashed];\n");
   std::printf("  runner%zu -> ps [label=\"3. ApplyUpdates, 4. tokens\", color=\"#1a73e8\"];\n",

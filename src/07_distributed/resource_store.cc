@@ -50,10 +50,11 @@ std::shared_ptr<SharedResource> ResourceStore::FindOrCreate(const distributed::R
 distributed::RunResourceOpResponse ResourceStore::Run(
     const distributed::RunResourceOpRequest& request, const std::function<bool()>& cancelled) {
   if (request.incarnation() != incarnation_) {
-    throw AbortedError("The parameter server restarted and lost its shared resources: it is "
-                       "incarnation " + std::to_string(incarnation_) +
-                       ", the session was made against incarnation " +
-                       std::to_string(request.incarnation()) + ". Re-create the session.");
+    throw AbortedError(
+        "The parameter server restarted and lost its shared resources: it is "
+        "incarnation " +
+        std::to_string(incarnation_) + ", the session was made against incarnation " +
+        std::to_string(request.incarnation()) + ". Re-create the session.");
   }
   std::shared_ptr<SharedResource> resource = FindOrCreate(request.resource(), request.op_name());
   std::vector<Tensor> inputs;

@@ -26,9 +26,8 @@ constexpr int kSteps = 40;
 // Runs the job and returns every variable of its final checkpoint, which must be at kSteps.
 std::map<std::string, std::vector<float>> Train(int num_workers,
                                                 const std::vector<std::string>& sync_flags) {
-  std::vector<std::string> flags = {"--train_steps=" + std::to_string(kSteps),
-                                    "--save_steps=1000", "--log_every=10",
-                                    "--recovery_wait_secs=0.05"};
+  std::vector<std::string> flags = {"--train_steps=" + std::to_string(kSteps), "--save_steps=1000",
+                                    "--log_every=10", "--recovery_wait_secs=0.05"};
   flags.insert(flags.end(), sync_flags.begin(), sync_flags.end());
   TaskCluster cluster(num_workers, flags);
   cluster.StartPs();

@@ -15,9 +15,9 @@
 #include "gtest/gtest.h"
 #include "src/01_session/array_ops.h"
 #include "src/01_session/graph.h"
+#include "src/01_session/learning/gradient_descent_optimizer.h"
 #include "src/01_session/learning/math_ops.h"
 #include "src/01_session/training_util.h"
-#include "src/01_session/learning/gradient_descent_optimizer.h"
 #include "src/01_session/variables.h"
 #include "src/06_monitored/monitored_training_session.h"
 #include "src/07_distributed/cluster_spec.h"
@@ -38,8 +38,8 @@ struct LocalCluster {
   LocalCluster(int num_workers, int num_ps) {
     std::vector<std::string> ps_addresses;
     for (int i = 0; i < num_ps; ++i) {
-      ps.push_back(std::make_unique<Server>(ClusterSpec({{"ps", {std::string("127.0.0.1:0")}}}),
-                                            "ps", 0));
+      ps.push_back(
+          std::make_unique<Server>(ClusterSpec({{"ps", {std::string("127.0.0.1:0")}}}), "ps", 0));
       ps_addresses.push_back(ps.back()->target().substr(std::string("grpc://").size()));
     }
     const std::vector<std::string> worker_addresses(num_workers, "127.0.0.1:0");
@@ -68,9 +68,9 @@ struct Worker {
       v0 = Variable(Tensor::Scalar(0.0f), "v0");
       v1 = Variable(Tensor::Scalar(1.0f), "v1");
       sync = std::make_unique<SyncReplicasOptimizer>(sgd, replicas_to_aggregate, num_workers);
-      train_op = sync->ApplyGradients({{Constant(0.1f + worker_id * 0.2f), v0},
-                                       {Constant(0.9f + worker_id * 0.2f), v1}},
-                                      global_step);
+      train_op = sync->ApplyGradients(
+          {{Constant(0.1f + worker_id * 0.2f), v0}, {Constant(0.9f + worker_id * 0.2f), v1}},
+          global_step);
     }
     MonitoredTrainingSessionOptions options;
     options.master = target;

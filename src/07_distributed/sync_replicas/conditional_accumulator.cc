@@ -29,9 +29,9 @@ Tensor Divided(const Tensor& sum, int32_t n) {
 
 const Tensor& Input(const std::vector<Tensor>& inputs, size_t i, const std::string& op_name) {
   if (i >= inputs.size() || !inputs[i].IsInitialized()) {
-    throw InvalidArgumentError(op_name + " is missing input " + std::to_string(i + 1) +
-                                   "; the message is damaged.",
-                               op_name);
+    throw InvalidArgumentError(
+        op_name + " is missing input " + std::to_string(i + 1) + "; the message is damaged.",
+        op_name);
   }
   return inputs[i];
 }
@@ -135,8 +135,8 @@ std::shared_ptr<SharedResource> ConditionalAccumulatorResource::CreateShared(
     throw InvalidArgumentError("ConditionalAccumulator " + name +
                                " needs a dtype and a shape; the message is damaged.");
   }
-  return std::make_shared<ConditionalAccumulatorResource>(
-      name, std::get<DataType>(dtype->second), std::get<TensorShape>(shape->second));
+  return std::make_shared<ConditionalAccumulatorResource>(name, std::get<DataType>(dtype->second),
+                                                          std::get<TensorShape>(shape->second));
 }
 
 // [mts:accumulator-apply]
@@ -173,8 +173,7 @@ std::optional<Tensor> ConditionalAccumulatorResource::TakeGrad(int32_t num_requi
                                                                const std::string& op_name) {
   if (num_required < 1) {
     throw InvalidArgumentError(
-        "Argument num_required must be positive, but was " + std::to_string(num_required),
-        op_name);
+        "Argument num_required must be positive, but was " + std::to_string(num_required), op_name);
   }
   std::unique_lock<std::mutex> lock(mu_);
   if (!WaitLocked(
@@ -182,8 +181,8 @@ std::optional<Tensor> ConditionalAccumulatorResource::TakeGrad(int32_t num_requi
           std::to_string(num_required) + " gradients in " + name_)) {
     return std::nullopt;
   }
-  Tensor mean = dtype_ == DataType::kFloat ? Divided<float>(sum_, counter_)
-                                           : Divided<double>(sum_, counter_);
+  Tensor mean =
+      dtype_ == DataType::kFloat ? Divided<float>(sum_, counter_) : Divided<double>(sum_, counter_);
   counter_ = 0;
   sum_ = Tensor();
   ++global_step_;  // Gradients of the round just taken are stale from now on.
@@ -252,9 +251,10 @@ ConditionalAccumulator::ConditionalAccumulator(DataType dtype, const TensorShape
   Graph& graph = GetDefaultGraph();
   // The default shared name is the op's own unique name; the trailing '/' asks for exactly it.
   const std::string unique = graph.UniqueName(name);
-  op_ = graph.AddOperation(
-      kAccumulatorType, unique + "/", {},
-      {{"dtype", dtype}, {"shape", shape}, {"shared_name", shared_name.empty() ? unique : shared_name}});
+  op_ = graph.AddOperation(kAccumulatorType, unique + "/", {},
+                           {{"dtype", dtype},
+                            {"shape", shape},
+                            {"shared_name", shared_name.empty() ? unique : shared_name}});
 }
 
 const std::string& ConditionalAccumulator::shared_name() const { return SharedNameOf(*op_); }

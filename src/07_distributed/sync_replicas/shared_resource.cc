@@ -94,8 +94,8 @@ bool SharedResource::WaitLocked(std::unique_lock<std::mutex>& lock,
   using Clock = std::chrono::steady_clock;
   const bool limited = wait.max_wait_secs >= 0;
   const Clock::time_point give_up =
-      Clock::now() + std::chrono::microseconds(static_cast<int64_t>(
-                         (limited ? wait.max_wait_secs : 0) * 1e6));
+      Clock::now() +
+      std::chrono::microseconds(static_cast<int64_t>((limited ? wait.max_wait_secs : 0) * 1e6));
   for (;;) {
     if (closed_ || (wait.cancelled && wait.cancelled())) {
       throw CancelledError(op_name + " was cancelled while waiting for " + what +

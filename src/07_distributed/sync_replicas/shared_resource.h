@@ -60,8 +60,7 @@ class SharedResource : public ResourceBase {
   virtual std::optional<std::vector<Tensor>> RunOp(const std::string& op_type,
                                                    const std::string& op_name,
                                                    const std::vector<Tensor>& inputs,
-                                                   const AttrMap& attrs,
-                                                   const WaitLimit& wait) = 0;
+                                                   const AttrMap& attrs, const WaitLimit& wait) = 0;
 
   /// Ends every wait, now and later, with CancelledError (the session closes, the server
   /// stops, or a stopping Coordinator cancels the waits of the session). Idempotent.

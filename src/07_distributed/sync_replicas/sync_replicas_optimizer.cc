@@ -100,9 +100,11 @@ Operation* SyncReplicasOptimizer::BuildSyncStep(const std::vector<GradAndVar>& a
   Operation* train_op = local_step_.Assign(token, name.empty() ? "sync_rep_train" : name).op();
   // 2. The tokens hold the step after the increment: the wrapped optimizer's train op is
   // the global step's AssignAdd, which outputs the new value once the updates are done.
-  Operation* sync_op = token_queue_->EnqueueTokens(update_op->output(0), tokens_per_step_, "sync_op");
+  Operation* sync_op =
+      token_queue_->EnqueueTokens(update_op->output(0), tokens_per_step_, "sync_op");
   std::vector<Operation*> cancels{dummy_queue.Close(true)};
-  for (const ConditionalAccumulator& accum : accumulators_) cancels.push_back(CancelWaits(accum.op()));
+  for (const ConditionalAccumulator& accum : accumulators_)
+    cancels.push_back(CancelWaits(accum.op()));
   cancels.push_back(CancelWaits(token_queue_->op()));
   chief_queue_runner_ = std::make_shared<QueueRunner>(
       dummy_queue, std::vector<Operation*>{sync_op}, nullptr,
@@ -169,8 +171,6 @@ Variable SyncReplicasOptimizer::GetSlot(const Variable& var, const std::string& 
   return opt_.GetSlot(var, slot_name);
 }
 
-std::vector<std::string> SyncReplicasOptimizer::GetSlotNames() const {
-  return opt_.GetSlotNames();
-}
+std::vector<std::string> SyncReplicasOptimizer::GetSlotNames() const { return opt_.GetSlotNames(); }
 
 }  // namespace mts

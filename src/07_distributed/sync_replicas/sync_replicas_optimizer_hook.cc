@@ -13,7 +13,8 @@ SyncReplicasOptimizerHook::SyncReplicasOptimizerHook(SyncReplicasOptimizer& sync
 
 void SyncReplicasOptimizerHook::Begin() {
   if (!sync_optimizer_.gradients_applied()) {
-    throw ValueError("SyncReplicasOptimizer.apply_gradient should be called before using the hook.");
+    throw ValueError(
+        "SyncReplicasOptimizer.apply_gradient should be called before using the hook.");
   }
   if (is_chief_) {
     local_init_op_ = sync_optimizer_.chief_init_op();
@@ -34,7 +35,8 @@ void SyncReplicasOptimizerHook::AfterCreateSession(SessionInterface& session, Co
     }
     throw RuntimeError(
         "Init operations did not make model ready for SyncReplicasOptimizer local_init. Init "
-        "op: " + local_init_op_->name() + ", error: Variables not initialized: " + names);
+        "op: " +
+        local_init_op_->name() + ", error: Variables not initialized: " + names);
   }
   session.Run(local_init_op_);
   if (init_tokens_op_ != nullptr) session.Run(init_tokens_op_);

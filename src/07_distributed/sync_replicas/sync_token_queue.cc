@@ -101,9 +101,11 @@ void SyncTokenQueueResource::WaitForSize(int32_t n) {
       std::to_string(n) + " tokens in " + name_);
 }
 
-std::optional<std::vector<Tensor>> SyncTokenQueueResource::RunOp(
-    const std::string& op_type, const std::string& op_name, const std::vector<Tensor>& inputs,
-    const AttrMap& attrs, const WaitLimit& wait) {
+std::optional<std::vector<Tensor>> SyncTokenQueueResource::RunOp(const std::string& op_type,
+                                                                 const std::string& op_name,
+                                                                 const std::vector<Tensor>& inputs,
+                                                                 const AttrMap& attrs,
+                                                                 const WaitLimit& wait) {
   if (op_type == "EnqueueTokens") {
     auto count = attrs.find("num_tokens");
     if (inputs.size() != 1 || inputs[0].dtype() != DataType::kInt64 ||
@@ -114,11 +116,10 @@ std::optional<std::vector<Tensor>> SyncTokenQueueResource::RunOp(
           op_name);
     }
     if (std::get<int64_t>(count->second) > kMaxTokensAtOnce) {
-      throw InvalidArgumentError(op_name + " asks for " +
-                                     std::to_string(std::get<int64_t>(count->second)) +
-                                     " tokens at once; at most " +
-                                     std::to_string(kMaxTokensAtOnce) + " can be put.",
-                                 op_name);
+      throw InvalidArgumentError(
+          op_name + " asks for " + std::to_string(std::get<int64_t>(count->second)) +
+              " tokens at once; at most " + std::to_string(kMaxTokensAtOnce) + " can be put.",
+          op_name);
     }
     Enqueue(inputs[0].scalar<int64_t>(), std::get<int64_t>(count->second));
     return std::vector<Tensor>{};

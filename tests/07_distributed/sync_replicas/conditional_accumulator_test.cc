@@ -25,8 +25,7 @@ class ConditionalAccumulatorTest : public ::testing::Test, private FreshGraph {
  protected:
   // Applies `grad` at `local_step` through a fed op, as a worker's step does.
   void Apply(Session& session, float grad, int64_t local_step) {
-    session.Run({}, {{grad_, Tensor::Scalar(grad)}, {step_, Tensor::Scalar(local_step)}},
-                {apply_});
+    session.Run({}, {{grad_, Tensor::Scalar(grad)}, {step_, Tensor::Scalar(local_step)}}, {apply_});
   }
 
   ConditionalAccumulator accum_{DataType::kFloat, TensorShape{}, "w/grad_accum", "accum"};
@@ -56,8 +55,8 @@ TEST_F(ConditionalAccumulatorTest, GradientsBehindTheGlobalStepAreDropped) {
   EXPECT_EQ(session.Run(accum_.NumAccumulated()).scalar<int32_t>(), 0);
   Apply(session, 7.0f, 1);
   EXPECT_FLOAT_EQ(session.Run(take).scalar<float>(), 7.0f);
-  auto* resource = static_cast<ConditionalAccumulatorResource*>(
-      session.resources().Find(*accum_.op()));
+  auto* resource =
+      static_cast<ConditionalAccumulatorResource*>(session.resources().Find(*accum_.op()));
   EXPECT_EQ(resource->num_dropped(), 1);
   EXPECT_EQ(resource->global_step(), 2);
 }
@@ -88,8 +87,8 @@ TEST_F(ConditionalAccumulatorTest, ClosingTheSessionCancelsAWaitingTake) {
   Session session;
   auto taken = std::async(std::launch::async, [&] { session.Run(take); });
   session.Run({}, {}, {CancelWaits(accum_.op())});
-  EXPECT_THAT([&] { taken.get(); },
-              ::testing::Throws<CancelledError>(HasMessage(HasSubstr("2 gradients in w/grad_accum"))));
+  EXPECT_THAT([&] { taken.get(); }, ::testing::Throws<CancelledError>(
+                                        HasMessage(HasSubstr("2 gradients in w/grad_accum"))));
 }
 
 // A gradient of the wrong shape is refused, naming the accumulator.
@@ -97,9 +96,12 @@ TEST_F(ConditionalAccumulatorTest, AGradientOfTheWrongShapeIsRefused) {
   Output vector_grad = Placeholder(DataType::kFloat, TensorShape::Unknown(), "vector_grad");
   Operation* apply = accum_.ApplyGrad(vector_grad, Constant(int64_t{0}));
   Session session;
-  EXPECT_THAT([&] { session.Run({}, {{vector_grad, Tensor::Vector<float>({1, 2})}}, {apply}); },
-              ::testing::Throws<InvalidArgumentError>(
-                  HasMessage(HasSubstr("Shape mismatch: ConditionalAccumulator w/grad_accum"))));
+  EXPECT_THAT(
+      [&] {
+        session.Run({}, {{vector_grad, Tensor::Vector<float>({1, 2})}}, {apply});
+      },
+      ::testing::Throws<InvalidArgumentError>(
+          HasMessage(HasSubstr("Shape mismatch: ConditionalAccumulator w/grad_accum"))));
 }
 
 // TensorFlow's message for a take of no gradients.

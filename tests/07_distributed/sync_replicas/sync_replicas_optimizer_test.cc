@@ -85,8 +85,11 @@ TEST_F(SyncReplicasOptimizerTest, ApplyGradientsNeedsVariablesAndAGlobalStep) {
   SyncReplicasOptimizer sync(sgd_, 1);
   EXPECT_THAT([&] { sync.ApplyGradients({}, CreateGlobalStep()); },
               ThrowsMessage<ValueError>(HasSubstr("Must supply at least one variable")));
-  EXPECT_THAT([&] { sync.ApplyGradients({{Constant(1.0f), v}}, std::nullopt); },
-              ThrowsMessage<ValueError>(HasSubstr("Global step is required to check staleness")));
+  EXPECT_THAT(
+      [&] {
+        sync.ApplyGradients({{Constant(1.0f), v}}, std::nullopt);
+      },
+      ThrowsMessage<ValueError>(HasSubstr("Global step is required to check staleness")));
 }
 
 // The chief's pieces exist only once the gradients are applied.
@@ -105,8 +108,8 @@ TEST_F(SyncReplicasOptimizerTest, InitTokensMustCoverTheFirstStep) {
   SyncReplicasOptimizer sync(sgd_, /*replicas_to_aggregate=*/3, /*total_num_replicas=*/1);
   sync.ApplyGradients({{Constant(1.0f), v}}, global_step);
   EXPECT_THAT([&] { sync.GetInitTokensOp(1); },
-              ThrowsMessage<ValueError>(HasSubstr(
-                  "Too few tokens to finish the first step: 1 (given) vs 2 (needed)")));
+              ThrowsMessage<ValueError>(
+                  HasSubstr("Too few tokens to finish the first step: 1 (given) vs 2 (needed)")));
   EXPECT_EQ(sync.GetInitTokensOp(2)->attr<int64_t>("num_tokens"), 2);
   EXPECT_EQ(sync.GetInitTokensOp()->attr<int64_t>("num_tokens"), 3);
 }

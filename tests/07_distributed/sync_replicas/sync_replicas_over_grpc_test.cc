@@ -51,8 +51,7 @@ class LogLatch : public LogSink {
 // One ps, and a Server per worker.
 struct Cluster {
   explicit Cluster(int num_workers) {
-    const std::string ps_address =
-        ps.target().substr(std::string("grpc://").size());
+    const std::string ps_address = ps.target().substr(std::string("grpc://").size());
     for (int i = 0; i < num_workers; ++i) {
       workers.push_back(std::make_unique<Server>(
           ClusterSpec({{"ps", {ps_address}},
@@ -72,8 +71,8 @@ struct Task {
       ReplicaDeviceSetter on_ps(1);
       global_step = CreateGlobalStep();
       w = Variable(Tensor::Scalar(0.0f), "w");
-      sync = std::make_unique<SyncReplicasOptimizer>(sgd, replicas, replicas,
-                                                     SyncReplicasOptions{.wait_warning_secs = 0.05});
+      sync = std::make_unique<SyncReplicasOptimizer>(
+          sgd, replicas, replicas, SyncReplicasOptions{.wait_warning_secs = 0.05});
       train_op = sync->ApplyGradients({{Constant(1.0f), w}}, global_step);
       put_token = sync->GetInitTokensOp(1);
     }
@@ -104,8 +103,8 @@ TEST(SyncReplicasOverGrpcTest, WorkerWithoutTheChiefsHookSaysWhatItWaitsFor) {
   Task worker(1, 2, cluster.workers[1]->target(), /*with_hook=*/true);
   LogLatch latch("has waited");
   auto step = std::async(std::launch::async, [&] { worker.session->Run(worker.train_op); });
-  EXPECT_THAT(latch.Wait(), AllOf(HasSubstr("sync_token_q"),
-                                  HasSubstr("MakeSessionRunHook(is_chief=true)")));
+  EXPECT_THAT(latch.Wait(),
+              AllOf(HasSubstr("sync_token_q"), HasSubstr("MakeSessionRunHook(is_chief=true)")));
   chief.session->Run(chief.put_token);  // What the chief's hook would have done.
   step.get();
   EXPECT_EQ(worker.session->Run(worker.sync->local_step().value()).scalar<int64_t>(), 0);

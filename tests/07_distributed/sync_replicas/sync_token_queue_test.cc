@@ -88,10 +88,12 @@ TEST_F(SyncTokenQueueTest, CancelWaitsEndsAWaitingDequeue) {
 // anything is queued.
 TEST_F(SyncTokenQueueTest, AbsurdlyManyTokensAreRefused) {
   SyncTokenQueueResource queue("sync_token_q");
-  EXPECT_THAT([&] {
-    queue.RunOp("EnqueueTokens", "put", {Tensor::Scalar(int64_t{1})},
-                {{"num_tokens", int64_t{1} << 40}}, {});
-  }, ::testing::Throws<InvalidArgumentError>(HasMessage(HasSubstr("tokens at once"))));
+  EXPECT_THAT(
+      [&] {
+        queue.RunOp("EnqueueTokens", "put", {Tensor::Scalar(int64_t{1})},
+                    {{"num_tokens", int64_t{1} << 40}}, {});
+      },
+      ::testing::Throws<InvalidArgumentError>(HasMessage(HasSubstr("tokens at once"))));
   EXPECT_EQ(queue.Size(), 0);
 }
 
