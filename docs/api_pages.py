@@ -43,6 +43,8 @@ STAGES = [
      "/chapters/06_monitored/index"),
     ("07_distributed", "src/07_distributed", "07 · Parameter servers and workers over gRPC",
      "/chapters/07_distributed/index"),
+    ("07_distributed_sync_replicas", "src/07_distributed/sync_replicas",
+     "07 · Synchronous replicas", "/chapters/07_distributed/index"),
     ("testing", "tests/testing", "tests/testing: the helpers the tests share", None),
     ("tracing", "tools/tracing", "tools/tracing: the book's call tracer",
      "/chapters/03_hooked/index"),

@@ -72,6 +72,12 @@ ABSL_FLAG(bool, reinitialize_live_model, false,
           "A chief only: initialise the model even if the ps already holds one this chief did "
           "not write (another job's, or this job's before the chief restarted without its "
           "--checkpoint_dir), throwing that model away. Without it such a chief refuses.");
+ABSL_FLAG(bool, sync_replicas, false,
+          "Every worker trains with SyncReplicasOptimizer: each update averages the gradients "
+          "of --replicas_to_aggregate workers, computed from the same variables.");
+ABSL_FLAG(Number, replicas_to_aggregate, Number{"0"},
+          "With --sync_replicas: the gradients each update averages; 0 means every worker. "
+          "Fewer than the workers leaves the slowest as backups, their gradients dropped.");
 ABSL_FLAG(Number, num_workers, Number{"3"}, "Launcher: workers in all, the chief included.");
 ABSL_FLAG(bool, restart_ps, false,
           "Launcher: SIGKILL the ps once the chief saved past --restart_after_step, then "
@@ -212,6 +218,12 @@ DistributedFlags ParseDistributedFlags(int argc, char** argv) {
   flags.recovery_wait_secs = Seconds(FLAGS_recovery_wait_secs);
   flags.rpc_timeout_secs = Seconds(FLAGS_rpc_timeout_secs);
   flags.reinitialize_live_model = absl::GetFlag(FLAGS_reinitialize_live_model);
+  flags.sync_replicas = absl::GetFlag(FLAGS_sync_replicas);
+  flags.replicas_to_aggregate = static_cast<int>(WholeNumber(FLAGS_replicas_to_aggregate, 0, 16));
+  if (flags.replicas_to_aggregate > 0 && !flags.sync_replicas) {
+    Refuse("replicas_to_aggregate", absl::GetFlag(FLAGS_replicas_to_aggregate).text,
+           "it applies only with --sync_replicas");
+  }
 
   if (!flags.job_name.empty()) {
     flags.cluster = TaskCluster();
@@ -244,6 +256,11 @@ DistributedFlags ParseDistributedFlags(int argc, char** argv) {
                            "--max_wait_secs=" + Text(flags.max_wait_secs),
                            "--recovery_wait_secs=" + Text(flags.recovery_wait_secs),
                            "--rpc_timeout_secs=" + Text(flags.rpc_timeout_secs)};
+  if (flags.sync_replicas) {
+    launcher.worker_flags.push_back("--sync_replicas");
+    launcher.worker_flags.push_back("--replicas_to_aggregate=" +
+                                    std::to_string(flags.replicas_to_aggregate));
+  }
   return flags;
 }
 

@@ -55,6 +55,10 @@ struct DistributedFlags {
   /// A chief initialises over a model the ps holds for someone else
   /// (MonitoredTrainingSessionOptions::reinitialize_live_model).
   bool reinitialize_live_model = false;
+  /// Train with SyncReplicasOptimizer (every worker, the chief with its hook).
+  bool sync_replicas = false;
+  /// With sync_replicas: the gradients each update averages; 0: every worker.
+  int replicas_to_aggregate = 0;
   /// The launcher's options, the flags every worker gets among them; unused by a task.
   LauncherOptions launcher;
 };

@@ -5,6 +5,7 @@
 //
 //   bazel run //examples:distributed_spirals                      # ps + chief + 2 workers
 //   bazel run //examples:distributed_spirals -- --restart_ps      # kill the ps mid-run
+//   bazel run //examples:distributed_spirals -- --sync_replicas   # SyncReplicasOptimizer
 //   bazel run //examples:distributed_spirals -- --help
 //
 //   MonitoredTrainingSession  <-- each worker: the whole stack, with master = its server's
@@ -64,6 +65,7 @@
 #include "src/07_distributed/cluster_spec.h"
 #include "src/07_distributed/replica_device_setter.h"
 #include "src/07_distributed/server.h"
+#include "src/07_distributed/sync_replicas/sync_replicas_optimizer.h"
 #include "src/platform/errors.h"
 #include "src/platform/logging.h"
 #include "tools/working_directory.h"
@@ -187,6 +189,8 @@ int RunWorker(const DistributedFlags& flags) {
   Output loss;
   Operation* train_op = nullptr;
   Variable global_step;
+  AdamOptimizer adam(/*learning_rate=*/0.02);
+  std::unique_ptr<SyncReplicasOptimizer> sync;  // With --sync_replicas.
   {
     // Every variable made in this scope, the optimizer's slots included, lives on the ps.
     ReplicaDeviceSetter on_ps(flags.cluster.num_tasks("ps"));
@@ -194,7 +198,16 @@ int RunWorker(const DistributedFlags& flags) {
     loss = ReduceMean(SparseSoftmaxCrossEntropyWithLogits(labels, logits), std::nullopt, false,
                       "loss");
     global_step = GetOrCreateGlobalStep();
-    train_op = AdamOptimizer(/*learning_rate=*/0.02).Minimize(loss, global_step);
+    if (flags.sync_replicas) {
+      // [mts:distributed-sync]
+      const int workers = flags.cluster.num_tasks("worker");
+      sync = std::make_unique<SyncReplicasOptimizer>(
+          adam, flags.replicas_to_aggregate > 0 ? flags.replicas_to_aggregate : workers, workers);
+      train_op = sync->Minimize(loss, global_step);
+      // [mts:distributed-sync-end]
+    } else {
+      train_op = adam.Minimize(loss, global_step);
+    }
   }
   // [mts:distributed-graph-end]
 
@@ -210,6 +223,9 @@ int RunWorker(const DistributedFlags& flags) {
   options.checkpoint_saver_listeners = {std::make_shared<SaveReporter>()};
   options.hooks = {StopAtStepHook::AtLastStep(flags.train_steps),
                    std::make_shared<NanTensorHook>(loss), session_start};
+  // The chief's hook starts the aggregation and puts the first tokens; without it every
+  // worker would wait for a token (and say so, every wait_warning_secs).
+  if (sync) options.hooks.push_back(sync->MakeSessionRunHook(is_chief));
   // A worker checks whether the chief has made the model ready every recovery_wait_secs
   // (TensorFlow's 30 s; a demo wants less), for at most max_wait_secs.
   options.max_wait_secs = flags.max_wait_secs;

@@ -90,4 +90,17 @@ void PsClient::Apply(const distributed::ApplyUpdatesRequest& request) {
   if (!status.ok()) Raise(status, "ApplyUpdates");
 }
 
+distributed::RunResourceOpResponse PsClient::RunResourceOp(
+    const distributed::RunResourceOpRequest& request, grpc::ClientContext& context) {
+  if (request.max_wait_secs() > 0) {
+    const double secs = request.max_wait_secs() + rpc_timeout_secs_;
+    context.set_deadline(std::chrono::system_clock::now() +
+                         std::chrono::microseconds(static_cast<int64_t>(secs * 1e6)));
+  }
+  distributed::RunResourceOpResponse response;
+  const grpc::Status status = stub_->RunResourceOp(&context, request, &response);
+  if (!status.ok()) Raise(status, "RunResourceOp");
+  return response;
+}
+
 }  // namespace mts

@@ -46,6 +46,15 @@ class PsClient {
   /// \throws AbortedError if the server restarted since the request's incarnation.
   /// \throws OpError as an update raised it on the server.
   void Apply(const distributed::ApplyUpdatesRequest& request);
+  /// One RunResourceOp round trip in `context`, which another thread may TryCancel(). Its
+  /// deadline is the request's max_wait_secs plus the RPC timeout; none if it waits without
+  /// limit (a ps that hangs then hangs the caller, as in TensorFlow).
+  /// \throws CancelledError if the context was cancelled.
+  /// \throws UnavailableError if the server is down or does not answer in time.
+  /// \throws AbortedError if the server restarted since the request's incarnation.
+  /// \throws OpError as the op raised it on the server.
+  distributed::RunResourceOpResponse RunResourceOp(const distributed::RunResourceOpRequest& request,
+                                                   grpc::ClientContext& context);
 
   /// The task this client talks to.
   const std::string& task() const { return task_; }

@@ -25,6 +25,20 @@ constexpr char kPrefix[] = "grpc://";
 
 std::string TaskName(int task) { return "/job:ps/task:" + std::to_string(task); }
 
+// A run's signature: what it fetches, feeds and runs, by op id.
+std::string SignatureKey(const std::vector<Output>& fetches, const FeedDict& feeds,
+                         const std::vector<Operation*>& targets) {
+  std::string key;
+  for (const Output& f : fetches)
+    key += std::to_string(f.op()->id()) + ":" + std::to_string(f.index()) + ",";
+  key += "|";
+  for (const auto& [f, value] : feeds)
+    key += std::to_string(f.op()->id()) + ":" + std::to_string(f.index()) + ",";
+  key += "|";
+  for (const Operation* t : targets) key += std::to_string(t->id()) + ",";
+  return key;
+}
+
 std::unique_ptr<Session> MakeRemoteSession(Graph* graph, const SessionOptions& options) {
   // A Server's target gives the server's options to every session made on it, as
   // TensorFlow's Server(config=...) gives its default ConfigProto.
@@ -100,14 +114,7 @@ int64_t RemoteSession::num_rpcs() const {
 std::shared_ptr<const RemoteSession::StepPlan> RemoteSession::GetStepPlan(
     const std::vector<Output>& fetches, const FeedDict& feeds,
     const std::vector<Operation*>& targets) {
-  std::string key;
-  for (const Output& f : fetches)
-    key += std::to_string(f.op()->id()) + ":" + std::to_string(f.index()) + ",";
-  key += "|";
-  for (const auto& [f, value] : feeds)
-    key += std::to_string(f.op()->id()) + ":" + std::to_string(f.index()) + ",";
-  key += "|";
-  for (const Operation* t : targets) key += std::to_string(t->id()) + ",";
+  const std::string key = SignatureKey(fetches, feeds, targets);
   {
     std::lock_guard<std::mutex> lock(plans_mu_);
     auto it = plans_.find(key);
@@ -117,10 +124,16 @@ std::shared_ptr<const RemoteSession::StepPlan> RemoteSession::GetStepPlan(
   auto plan = std::make_shared<StepPlan>();
   std::unordered_set<Output> fed;
   for (const auto& [tensor, value] : feeds) fed.insert(tensor);
+  std::map<const Operation*, bool> memo;
   for (const Operation* op : NeededOps(fed, fetches, targets)) {
     auto placed = placement_.find(op->name());
     if (op->type() == "VariableV2" && placed != placement_.end()) {
       plan->reads[placed->second].push_back(op);
+      continue;
+    }
+    if (op->def().num_ref_inputs == 1 &&
+        FindSharedResourceType(op->input(0).op()->type()) != nullptr) {
+      PlanSharedResourceOp(*op, *plan, memo);
       continue;
     }
     const int num_refs = op->def().num_ref_inputs;
@@ -130,7 +143,7 @@ std::shared_ptr<const RemoteSession::StepPlan> RemoteSession::GetStepPlan(
     int num_placed = 0;
     for (int i = 0; i < num_refs; ++i) {
       auto it = placement_.find(op->input(i).op()->name());
-      if (it == placement_.end()) continue;
+      if (it == placement_.end() || op->input(i).op()->type() != "VariableV2") continue;
       if (num_placed++ > 0 && it->second != task) {
         throw UnimplementedError("Op " + op->name() +
                                      " updates variables on two ps tasks; "
@@ -215,12 +228,14 @@ void RemoteSession::Run(const std::vector<Output>& fetches, const FeedDict& feed
     Session::Run(fetches, feeds, targets, options, run_metadata, outputs);  // Worker-local.
     return;
   }
-  std::lock_guard<std::mutex> step(step_mu_);
+  std::unique_lock<std::mutex> step(step_mu_);
+  StepLockScope waits_may_unlock(&step);  // See CallOwnerTask.
   ReadPlaced(*plan);  // 1. one RPC per task
   std::vector<Output> all_fetches = fetches;
   all_fetches.insert(all_fetches.end(), plan->extra_fetches.begin(), plan->extra_fetches.end());
   Session::Run(all_fetches, feeds, targets, options, run_metadata, outputs);  // 2. locally
   SendUpdates(*plan, *outputs, fetches.size());                               // 3. one RPC per task
+  RunDeferred(*plan, *outputs, fetches.size());  // 4. shared-resource ops after the updates
   outputs->resize(fetches.size());
 }
 // [mts:remote-run-end]

@@ -8,8 +8,12 @@
 // ordinary Session::Run, also fetching the inputs of every op that updates a placed
 // variable) and updates (one ApplyUpdates RPC per ps task; the server runs those ops again).
 // A step that fails before the update changes nothing there. A server down gives
-// UnavailableError, one restarted (another incarnation) AbortedError. Run may be called
-// concurrently; steps that touch placed variables are serialised within one session.
+// UnavailableError, one restarted (another incarnation) AbortedError. An op on a shared
+// resource placed on a ps task (a gradient accumulator, a token queue) runs there, one
+// RunResourceOp RPC while the step waits (remote_session_resources.cc); one that depends
+// on the step's updates runs after they are sent. Run may be called concurrently; steps
+// that touch placed variables are serialised within one session, except while one waits
+// for a shared resource.
 //
 // TensorFlow: GrpcSession (tensorflow/core/distributed_runtime/rpc/grpc_session.h).
 #ifndef MTS_SRC_07_DISTRIBUTED_REMOTE_SESSION_H_
@@ -19,12 +23,18 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "src/01_session/session.h"
 #include "src/07_distributed/cluster_spec.h"
 #include "src/07_distributed/ps_client.h"
+#include "src/07_distributed/sync_replicas/shared_resource.h"
+
+namespace grpc {
+class ClientContext;
+}  // namespace grpc
 
 namespace mts {
 
@@ -36,7 +46,7 @@ struct RemoteSessionOptions {
 };
 
 /// A Session whose placed variables live on the cluster's ps tasks (TensorFlow's GrpcSession).
-class RemoteSession : public Session {
+class RemoteSession : public Session, public SharedResourceRunner {
  public:
   /// \cond
   using Session::Run;
@@ -59,6 +69,20 @@ class RemoteSession : public Session {
            const std::vector<Operation*>& targets, const RunOptions& options,
            RunMetadata* run_metadata, std::vector<Tensor>* outputs) override;
 
+  /// Cancels this session's waits on shared resources, then closes it (Session::Close).
+  void Close() override;
+
+  /// Runs `op` on the ps task its resource is placed on (one RunResourceOp RPC, letting
+  /// the session's other steps go on meanwhile), or nothing if `op` depends on the step's
+  /// updates (it runs after they are sent). A wait past the op's wait_warning_secs is
+  /// logged and the RPC made again. \returns std::nullopt for a resource not placed.
+  /// \throws CancelledError once the session's waits were cancelled.
+  std::optional<std::vector<Tensor>> RunOnOwnerTask(const Operation& op,
+                                                    const std::vector<Tensor>& inputs) override;
+  /// Cancels every RunResourceOp of this session now waiting, and fails later ones (the
+  /// chief's queue runner's cancel op, when its Coordinator stops).
+  bool CancelOwnerTaskWaits(const Operation& owner) override;
+
   /// The incarnation of ps task `task` this session was made against (0 if unused).
   uint64_t incarnation(int task) const;
   /// Each ps task this session uses, with its address and incarnation, e.g.
@@ -79,14 +103,35 @@ class RemoteSession : public Session {
       int first_extra_fetch;  // Index into extra_fetches of its first non-reference input.
     };
     std::vector<Writer> writers;        // Ops updating placed variables, in execution order.
+    std::vector<Writer> deferred;       // Shared-resource ops after the updates, in order.
     std::vector<Output> extra_fetches;  // Their non-reference inputs.
   };
+
+  // Makes the step lock of the Run on this thread known to CallOwnerTask, which lets it go
+  // while the step waits for a shared resource, so other steps of the session go on.
+  struct StepLockScope {
+    explicit StepLockScope(std::unique_lock<std::mutex>* lock);
+    ~StepLockScope();
+    std::unique_lock<std::mutex>* previous;
+  };
+  static thread_local std::unique_lock<std::mutex>* current_step_lock_;
 
   std::shared_ptr<const StepPlan> GetStepPlan(const std::vector<Output>& fetches,
                                               const FeedDict& feeds,
                                               const std::vector<Operation*>& targets);
   void ReadPlaced(const StepPlan& plan);
   void SendUpdates(const StepPlan& plan, const std::vector<Tensor>& results, size_t offset);
+  // remote_session_resources.cc: the shared resources placed on ps tasks.
+  void PlanSharedResourceOp(const Operation& op, StepPlan& plan,
+                            std::map<const Operation*, bool>& memo);
+  bool DependsOnUpdate(const Operation& op, std::map<const Operation*, bool>& memo) const;
+  bool IsPlacedVariableUpdate(const Operation& op) const;
+  std::vector<Tensor> CallOwnerTask(const Operation& op, const std::vector<Tensor>& inputs,
+                                    int task);
+  void RunDeferred(const StepPlan& plan, const std::vector<Tensor>& results, size_t offset);
+  // One RunResourceOp that Close or CancelOwnerTaskWaits can cancel.
+  distributed::RunResourceOpResponse CancellableCall(
+      const Operation& op, const distributed::RunResourceOpRequest& request, int task);
 
   ClusterSpec cluster_;
   std::map<std::string, int> placement_;              // Variable op name -> ps task.
@@ -95,6 +140,10 @@ class RemoteSession : public Session {
   std::mutex step_mu_;  // Serialises steps that touch placed variables.
   mutable std::mutex plans_mu_;
   std::map<std::string, std::shared_ptr<const StepPlan>> plans_;  // Guarded by plans_mu_.
+  std::set<const Operation*> deferred_;  // Guarded by plans_mu_.
+  std::mutex waits_mu_;
+  std::set<grpc::ClientContext*> waits_;  // Guarded by waits_mu_: RPCs now waiting.
+  bool waits_cancelled_ = false;          // Guarded by waits_mu_.
   mutable std::mutex stats_mu_;
   int64_t num_rpcs_ = 0;  // Guarded by stats_mu_.
 };

@@ -48,7 +48,17 @@ std::map<std::string, int> PsPlacement(const Graph& graph) {
        graph.GetCollection<VariablePlacement>(kPsPlacementCollection)) {
     placement[p.variable] = p.ps_task;
   }
+  for (const ColocatedPlacement& c :
+       graph.GetCollection<ColocatedPlacement>(kPsColocationCollection)) {
+    auto it = placement.find(c.variable);
+    if (it != placement.end()) placement[c.op] = it->second;
+  }
   return placement;
+}
+
+void ColocateWithVariable(const Operation& op, const Operation& variable) {
+  op.graph()->AddToCollection(kPsColocationCollection,
+                              ColocatedPlacement{op.name(), variable.name()});
 }
 
 std::string DeviceOf(const Graph& graph, const std::string& variable) {

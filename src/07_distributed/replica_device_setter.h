@@ -30,6 +30,20 @@ struct VariablePlacement {
   int ps_task = 0;       ///< Its ps task index.
 };
 
+/// The graph collection that holds ColocatedPlacement items.
+inline constexpr const char kPsColocationCollection[] = "ps_colocation";
+
+/// An op that lives wherever a variable lives: a shared resource (a gradient accumulator, a
+/// token queue) beside the variable it serves.
+struct ColocatedPlacement {
+  std::string op;        ///< The op's name.
+  std::string variable;  ///< The VariableV2 op's name it follows.
+};
+
+/// Records that `op` lives on the ps task of `variable`, once that is placed (or on the
+/// worker, if the variable stays there). (TensorFlow: `with ops.device(var.device):`.)
+void ColocateWithVariable(const Operation& op, const Operation& variable);
+
 /// Places the global variables made during its lifetime on the ps tasks, round-robin.
 class ReplicaDeviceSetter {
  public:
@@ -52,7 +66,8 @@ class ReplicaDeviceSetter {
   int first_op_;
 };
 
-/// The ps task of every placed variable of `graph`, by VariableV2 op name.
+/// The ps task of every placed variable of `graph`, by VariableV2 op name, and of every op
+/// colocated with a placed variable, by its name.
 std::map<std::string, int> PsPlacement(const Graph& graph);
 
 /// The device string of a placed variable ("/job:ps/task:0") or "" for one on the worker.

@@ -16,8 +16,8 @@ namespace mts {
 // with the same canonical code (TensorFlow's codes are gRPC's).
 class ParameterServerService final : public distributed::ParameterServer::Service {
  public:
-  ParameterServerService(VariableStore* store, std::string address)
-      : store_(store), address_(std::move(address)) {}
+  ParameterServerService(VariableStore* store, ResourceStore* resources, std::string address)
+      : store_(store), resources_(resources), address_(std::move(address)) {}
 
   grpc::Status GetStatus(grpc::ServerContext*, const distributed::GetStatusRequest*,
                          distributed::GetStatusResponse* response) override {
@@ -36,6 +36,14 @@ class ParameterServerService final : public distributed::ParameterServer::Servic
     return Guard([&] { store_->Apply(*request); });
   }
 
+  // An op that waits stops waiting when the caller cancels or the server shuts down.
+  grpc::Status RunResourceOp(grpc::ServerContext* context,
+                             const distributed::RunResourceOpRequest* request,
+                             distributed::RunResourceOpResponse* response) override {
+    return Guard(
+        [&] { *response = resources_->Run(*request, [context] { return context->IsCancelled(); }); });
+  }
+
  private:
   template <typename F>
   static grpc::Status Guard(F&& f) {
@@ -50,6 +58,7 @@ class ParameterServerService final : public distributed::ParameterServer::Servic
   }
 
   VariableStore* store_;
+  ResourceStore* resources_;
   std::string address_;
 };
 
@@ -95,7 +104,8 @@ Server::Server(ClusterSpec cluster, std::string job_name, int task_index, bool s
       options_(options),
       job_name_(std::move(job_name)),
       task_index_(task_index),
-      store_(std::make_unique<VariableStore>()) {
+      store_(std::make_unique<VariableStore>()),
+      resources_(std::make_unique<ResourceStore>(store_->incarnation())) {
   cluster_.task_address(job_name_, task_index_);  // Validates the task.
   if (start) Start();
 }
@@ -105,7 +115,7 @@ Server::~Server() { Stop(); }
 void Server::Start() {
   if (server_ != nullptr) return;
   const std::string address = cluster_.task_address(job_name_, task_index_);
-  service_ = std::make_unique<ParameterServerService>(store_.get(), address);
+  service_ = std::make_unique<ParameterServerService>(store_.get(), resources_.get(), address);
   grpc::ServerBuilder builder;
   // gRPC binds with SO_REUSEPORT by default, so a second server on a port that a first still
   // holds would bind too, and the kernel would deal connections between the two: a worker
@@ -152,6 +162,7 @@ void Server::Stop() {
     registered_target_.reset();
   }
   if (server_ != nullptr && !shut_down_.exchange(true)) {
+    resources_->CloseAll();  // Handlers waiting on a shared resource return at once.
     server_->Shutdown(std::chrono::system_clock::now());
   }
 }

@@ -2,9 +2,10 @@
 //
 // Stage 07: every process of a distributed job makes one for its task; a parameter server
 // then only Join()s, answering GetStatus (its incarnation), ReadVariables and ApplyUpdates
-// from its VariableStore. A session made with master = server.target() is a RemoteSession
-// that finds the "ps" tasks in the Server's ClusterSpec; a target no Server in the process
-// owns is taken as the address of a single parameter server.
+// from its VariableStore, and RunResourceOp from its ResourceStore. A session made with
+// master = server.target() is a RemoteSession that finds the "ps" tasks in the Server's
+// ClusterSpec; a target no Server in the process owns is taken as the address of a single
+// parameter server.
 //
 // Lifecycle: construct (binds and starts unless `start` is false); Join() until Stop();
 // the destructor stops it. Stop may be called from any thread.
@@ -20,6 +21,7 @@
 
 #include "src/07_distributed/cluster_spec.h"
 #include "src/07_distributed/ps_client.h"
+#include "src/07_distributed/resource_store.h"
 #include "src/07_distributed/variable_store.h"
 
 namespace grpc {
@@ -75,6 +77,8 @@ class Server {
   int task_index() const { return task_index_; }
   /// The variables this task keeps (non-empty only on "ps" tasks).
   VariableStore& store() { return *store_; }
+  /// The shared resources this task keeps (gradient accumulators, token queues).
+  ResourceStore& resources() { return *resources_; }
   /// The options sessions on target() use.
   const ServerOptions& options() const { return options_; }
 
@@ -85,6 +89,7 @@ class Server {
   const int task_index_;
   int port_ = 0;
   std::unique_ptr<VariableStore> store_;
+  std::unique_ptr<ResourceStore> resources_;
   std::unique_ptr<ParameterServerService> service_;
   std::unique_ptr<grpc::Server> server_;
   std::optional<std::string> registered_target_;
