@@ -128,7 +128,9 @@ int main() {
     return std::string(buffer);
   };
   std::printf("digraph sync_step {\n");
-  std::printf("  rankdir=TB; node [shape=box, fontname=\"Helvetica\", fontsize=10];\n");
+  // At most 8.7 in wide: the book's text column (docs/browser_test.py checks it).
+  std::printf(
+      "  rankdir=TB; size=\"8.7,20\"; node [shape=box, fontname=\"Helvetica\", fontsize=10];\n");
   std::printf("  edge [fontname=\"Helvetica\", fontsize=9];\n");
   Lane("chief", "worker 0, the chief: train op", chief_ops,
        {"gradient 1, local step 0", "waits for a token",
@@ -139,13 +141,13 @@ int main() {
   Lane("runner", "the chief's queue runner: one sync op", sync_ops,
        {text("waits for 2; their mean %g", (1.0 + 3.0) / 2), text("w := %g", w_after),
         text("global step := %g", static_cast<double>(step_after)),
-        text("2 tokens holding %g, sent after ApplyUpdates", static_cast<double>(step_after))});
+        text("2 tokens holding %g,\\nsent after ApplyUpdates", static_cast<double>(step_after))});
   std::printf(
       "  ps [style=filled, fillcolor=\"#e8f0fe\", label=\"job ps, task 0\\n"
       "accumulator w/grad_accum\\ntoken queue sync_token_q\\nvariables w, global_step\"];\n");
   std::printf("  chief0 -> ps [label=\"1. RunResourceOp\"]; worker0 -> ps [label=\"1.\"];\n");
   std::printf("  ps -> runner0 [label=\"2. the mean\", style=dashed];\n");
-  std::printf("  runner%zu -> ps [label=\"3. ApplyUpdates, 4. tokens\", color=\"#1a73e8\"];\n",
+  std::printf("  runner%zu -> ps [label=\"3. ApplyUpdates,\\n4. tokens\", color=\"#1a73e8\"];\n",
               sync_ops.size() - 1);
   std::printf("  ps -> chief1 [label=\"5. token\", style=dashed];\n");
   std::printf("  ps -> worker1 [label=\"5. token\", style=dashed];\n");
