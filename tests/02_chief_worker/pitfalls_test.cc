@@ -60,10 +60,10 @@ TEST_F(PitfallsTest, StateInitialisedOnlyByInitOpIsUnsetAfterARestore) {
     scaffold->saver()->Save(*first, JoinPath(dir_, "model.ckpt"), 1);
   }
   EXPECT_THAT([&] { Chief(scaffold); },
-              ThrowsMessage<RuntimeError>(AllOf(
-                  StartsWith("Init operations did not make model ready."),
-                  HasSubstr("Variables not initialized: position"),
-                  HasSubstr("init_op and init_fn did not run"), HasSubstr("local_init_op"))));
+              ThrowsMessage<RuntimeError>(
+                  AllOf(StartsWith("Init operations did not make model ready."),
+                        HasSubstr("Variables not initialized: position"),
+                        HasSubstr("init_op and init_fn did not run"), HasSubstr("local_init_op"))));
 }
 
 // ... and in local_init_op, which every session runs, restored or not, it is set each time.
@@ -92,10 +92,10 @@ TEST_F(PitfallsTest, ASaverOverPartOfTheModelLeavesTheRestUnsetAfterARestore) {
     scaffold->saver()->Save(*first, JoinPath(dir_, "model.ckpt"), 1);
   }
   EXPECT_THAT([&] { Chief(scaffold); },
-              ThrowsMessage<RuntimeError>(AllOf(
-                  StartsWith("Init operations did not make model ready"),
-                  HasSubstr("Variables not initialized: b"), HasSubstr("was restored from"),
-                  HasSubstr("the Scaffold's saver"))));
+              ThrowsMessage<RuntimeError>(
+                  AllOf(StartsWith("Init operations did not make model ready"),
+                        HasSubstr("Variables not initialized: b"), HasSubstr("was restored from"),
+                        HasSubstr("the Scaffold's saver"))));
 }
 
 // benchmarks#145, TensorFlowOnSpark#206: a worker whose model no chief initialises (started
