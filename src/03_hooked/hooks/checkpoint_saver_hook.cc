@@ -158,9 +158,8 @@ std::shared_ptr<Saver> CheckpointSaverHook::GetSaver(SessionInterface& session) 
   // which happens after this hook is made.
   if (scaffold_ != nullptr) {
     if (scaffold_->saver() == nullptr) {
-      throw RuntimeError(
-          "The Scaffold given to CheckpointSaverHook has no Saver: finalize it "
-          "before the first session is created.");
+      throw RuntimeError("The Scaffold given to CheckpointSaverHook has no Saver: finalize it "
+                         "before the first session is created.");
     }
     return scaffold_->saver();
   }
