@@ -20,13 +20,21 @@ serves it on 127.0.0.1, lets chromium load every page, and fails if
   - a listing (`literalinclude`) has no caption saying where it comes from;
   - a diagram is shown narrower than its own size (squeezed to the column, its text too
     small to read), as measured in the browser by _static/mts_measure.js;
+  - at 1280 px, a diagram is wider than the text column, or a code block's lines are wider
+    than the block (it scrolls sideways, hiding their ends), unless the block is a program's
+    output that must keep its lines (KEEP_THEIR_LINES);
+  - two texts of an SVG diagram are drawn over each other, or a text over an arrow, or a
+    text reaches past the picture's edge;
+  - a paragraph holds more than 150 words (a list or a table reads better);
+  - an API page shows a raw `[mts:` code marker (a listing's caption may name one);
+  - an appendix of numbers (APPENDICES_OF_NUMBERS) shows no figure;
   - a class name in the mts column of the TensorFlow names table is not a link to its API
     entry;
   - a page still says a part is "being written" or waits "until stage" N.
 
 It saves screenshots (SCREENSHOTS: the Introduction, What you will build, chapters 03 and
 06 with their traced sequence diagrams, lab 03, an API page, the names page and the book's
-first page) to ARTIFACT_DIR, default $TEST_UNDECLARED_OUTPUTS_DIR (Bazel keeps them
+first page), and the widest pages (WIDE_PAGES) at 1280 and at 800 px, to ARTIFACT_DIR, default $TEST_UNDECLARED_OUTPUTS_DIR (Bazel keeps them
 in bazel-testlogs/docs/browser_test/test.outputs/), and checks that they are not blank.
 """
 
@@ -57,6 +65,37 @@ SCREENSHOTS = {
     "tensorflow_names.png": "docs/tensorflow_names.html",
     "book_root.png": "docs/index.html",
 }
+# The widest pages, shot at 1280 and at 800 px (a laptop's half screen) from just above
+# their first diagram, which shows whole: their diagrams and listings must fit at 1280 px.
+WIDE_PAGES = {
+    "chapter_02_chief_worker": "chapters/02_chief_worker/index.html",
+    "chapter_04_coordinated": "chapters/04_coordinated/index.html",
+    "chapter_05_recoverable": "chapters/05_recoverable/index.html",
+    "chapter_06_monitored": "chapters/06_monitored/index.html",
+    "appendix_performance": "chapters/appendix_performance/index.html",
+    "appendix_reliability": "chapters/appendix_reliability/index.html",
+}
+SCREEN_WIDTHS = (1280, 800)
+# Program outputs shown as printed, whose lines must stay whole (a table, a log): they may
+# scroll sideways. (page, words of the listing's caption).
+KEEP_THEIR_LINES = [
+    ("*", "== lab "),  # tools/grade.sh's scorecard on each lab page: one group a line
+    ("chapters/01_session/index.html", "printed by two_graphs"),  # two plans' node tables
+    ("chapters/02_chief_worker/index.html", "printed by chief_and_worker"),  # two logs
+    ("chapters/04_coordinated/index.html", "printed by producer_consumer"),  # a log
+    ("chapters/05_recoverable/index.html", "printed by trace_recovery"),  # a log
+    ("chapters/06_monitored/index.html", "printed by trace_training_run"),  # a log
+    ("chapters/06_monitored/index.html", "printed by train_spirals_twice"),  # a table
+    ("chapters/07_distributed/index.html", "worker_waits.cc"),  # two servers' logs
+    ("chapters/07_distributed/index.html", "printed by distributed_spirals"),  # a table
+    ("chapters/appendix_campaigns/index.html", "crash_campaign"),  # a table per kill
+    ("chapters/appendix_campaigns/index.html", "fault_campaign"),  # a table per fault
+]
+# The appendices whose matter is numbers: each must show them in at least one figure.
+APPENDICES_OF_NUMBERS = [
+    "chapters/appendix_performance/index.html",
+    "chapters/appendix_reliability/index.html",
+]
 # Words that promise a part of the book later: once the part exists, they are stale.
 STALE_PHRASES = [
     r"\b(chapter|section|page|part|appendix|lab|weeks? [\d-]+)s?\b[^.]{0,40}\bbeing written",
@@ -82,6 +121,8 @@ class Page(html.parser.HTMLParser):
         self.main_text = 0
         self.diagram_widths = []  # (url, natural, shown) as mts_measure.js recorded them
         self.measured = None  # how many diagrams mts_measure.js saw; None: it did not run
+        self.column = 0  # the text column's width in px, as mts_measure.js measured it
+        self.report = []  # what mts_measure.js found a reader cannot see whole
         self.codes = []  # (text of a <code>, whether it sits inside an <a>)
         self._code_text = None
         self._link_depth = None
@@ -110,6 +151,8 @@ class Page(html.parser.HTMLParser):
                                         int(a.get("data-mts-shown-width", "0"))))
         if tag == "body" and a.get("data-mts-measured") is not None:
             self.measured = int(a["data-mts-measured"])
+            self.column = int(a.get("data-mts-column", "0"))
+            self.report = json.loads(a.get("data-mts-report", "[]"))
         if tag == "a" and self._link_depth is None:
             self._link_depth = len(self._stack)
         if tag == "code" and self._code_depth is None:
@@ -292,9 +335,27 @@ class Browser:
                                        for a in event["params"]["args"]))
         return dom, errors
 
-    def screenshot(self, url, out):
+    def screenshot(self, url, out, width=1280, at_diagram=False):
+        """Saves the window at `width` px; with `at_diagram`, from a little above the page's
+        first diagram down, as tall as that diagram (at most 4000 px), so it shows whole."""
+        self.call("Emulation.setDeviceMetricsOverride",
+                  {"width": width, "height": 1600, "deviceScaleFactor": 1, "mobile": False},
+                  session=True)
         self.load(url)
-        data = self.call("Page.captureScreenshot", {"format": "png"}, session=True)["data"]
+        params = {"format": "png"}
+        if at_diagram:
+            box = self.call("Runtime.evaluate", {"expression": """(() => {
+                const d = document.querySelector("div[role=main] object, div[role=main] img");
+                if (!d) return null;
+                const r = d.getBoundingClientRect();
+                return [r.top + window.scrollY, r.height];
+              })()""", "returnByValue": True}, session=True)["result"].get("value")
+            if box:
+                top = max(0, box[0] - 120)
+                params.update(captureBeyondViewport=True, clip={
+                    "x": 0, "y": top, "width": width,
+                    "height": min(4000, max(1600, box[1] + 200)), "scale": 1})
+        data = self.call("Page.captureScreenshot", params, session=True)["data"]
         with open(out, "wb") as f:
             f.write(base64.b64decode(data))
 
@@ -486,6 +547,41 @@ def main(argv):
                 fail(page, "diagram %s is shown %d px wide, squeezed from its %d px: make it "
                      "narrower, split it, or let it scroll" % (url, shown, natural))
 
+    # Everything whole at 1280 px: no diagram or code block wider than the column (program
+    # outputs that must keep their lines, KEEP_THEIR_LINES, may scroll), no label drawn over
+    # another or over an arrow, no paragraph over 150 words, no raw `[mts:` marker in an API
+    # page, and a figure on each appendix of numbers (mts_measure.js measures; see there).
+    for page, dom in sorted(doms.items()):
+        for item in dom.report:
+            kind, what = item.get("kind"), item.get("what", "")
+            if kind == "diagram-overflow":
+                fail(page, "diagram %s is %d px wide, wider than the %d px column: lay it out "
+                     "narrower or split it" % (what, item["width"], item["column"]))
+            elif kind == "code-overflow":
+                if not any(p in ("*", page) and name in what for p, name in KEEP_THEIR_LINES):
+                    fail(page, "code block %r is %d px wide in a %d px box: its lines are cut "
+                         "(shorten them, or name it in KEEP_THEIR_LINES if it is a program's "
+                         "output that must keep its lines)" % (what[:90], item["width"],
+                                                               item["shown"]))
+            elif kind == "label-overlap":
+                fail(page, "diagram %s draws %r over %r" % (what, item["labels"][0],
+                                                             item["labels"][1]))
+            elif kind == "label-clipped":
+                fail(page, "diagram %s cuts off %r at its edge (graphviz measured the text "
+                     "narrower than the browser draws it: give the picture a pad)"
+                     % (what, item["labels"][0]))
+            elif kind == "long-paragraph":
+                fail(page, "a paragraph of %d words (over 150): %r...: make its list a list "
+                     "or a table, or split it" % (item["words"], what))
+            elif kind == "raw-marker" and page.startswith("docs/api/"):
+                fail(page, "shows a raw code marker: %r" % what)
+    for page in APPENDICES_OF_NUMBERS:
+        dom = doms.get(page)
+        if dom is None:
+            fail(page, "no such page: an appendix of numbers is missing")
+        elif not dom.diagrams:
+            fail(page, "an appendix of numbers without a single figure")
+
     # Every listing says where it comes from.
     for page in pages:
         source = os.path.join(root, "_sources", page[:-len(".html")] + ".md.txt")
@@ -493,7 +589,9 @@ def main(argv):
             continue
         with open(source, encoding="utf-8") as f:
             text = f.read()
-        for block in re.finditer(r"^`{3,}\{literalinclude\}\s+(\S+)\n((?::.*\n)*)", text, re.M):
+        # A listing indented in a list item counts too.
+        for block in re.finditer(r"^[ \t]*`{3,}\{literalinclude\}\s+(\S+)\n((?:[ \t]*:.*\n)*)",
+                                 text, re.M):
             if ":caption:" not in block.group(2):
                 fail(page, "the listing of %s has no caption" % block.group(1))
         for phrase in STALE_PHRASES:
@@ -524,13 +622,16 @@ def main(argv):
     if artifacts:
         os.makedirs(artifacts, exist_ok=True)
         server = Server(root)
-        for name, page in SCREENSHOTS.items():
+        shots_to_take = [(name, page, 1280, False) for name, page in SCREENSHOTS.items()]
+        shots_to_take += [("%s_%d.png" % (name, width), page, width, True)
+                          for name, page in WIDE_PAGES.items() for width in SCREEN_WIDTHS]
+        for name, page, width, at_diagram in shots_to_take:
             if page not in doms:
                 fail(page, "no such page to take a screenshot of")
                 continue
             out = os.path.join(artifacts, name)
             try:
-                browser.screenshot(server.base + page, out)
+                browser.screenshot(server.base + page, out, width, at_diagram)
             except (OSError, RuntimeError, TimeoutError) as e:
                 fail(page, "no screenshot: %s" % e)
                 continue

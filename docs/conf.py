@@ -98,6 +98,30 @@ def _link_class_names(app, doctree):
         xref += literal
 
 
+def _break_paths_in_tables(app, doctree):
+    """A path in a table cell may break after each '/' (an HTML <wbr>), so that a narrow
+    cell wraps `src/01_session/` / `session.h` instead of breaking inside a word."""
+    from docutils import nodes
+
+    for literal in list(doctree.findall(nodes.literal)):
+        text = literal.astext()
+        if "/" not in text.strip("/") or not any(
+                isinstance(a, nodes.table) for a in _ancestors(literal)):
+            continue
+        parts = text.split("/")
+        literal.children = []
+        for i, part in enumerate(parts):
+            literal += nodes.Text(part + ("/" if i < len(parts) - 1 else ""))
+            if i < len(parts) - 1 and parts[i + 1]:
+                literal += nodes.raw("", "<wbr>", format="html")
+
+
+def _ancestors(node):
+    while node.parent is not None:
+        node = node.parent
+        yield node
+
+
 def _load_class_names(app):
     app.env.mts_class_names = _class_names()
 
@@ -158,7 +182,12 @@ def _beside_directive():
                 title = nodes.paragraph(classes=["mts-beside-title"])
                 title += self.state.inline_text(self.options["caption"], self.lineno)[0]
                 block += title
-            grid = nodes.container(classes=["mts-beside-grid"])
+            # How wide a column must be for its longest line: the CSS (_static/mts.css) sets
+            # the pair side by side only at a window wide enough for both columns, else
+            # stacks it, so that no line is cut.
+            longest = max(len(line) for line in (python + "\n" + cpp).splitlines())
+            width = "short" if longest <= 44 else "medium" if longest <= 54 else "long"
+            grid = nodes.container(classes=["mts-beside-grid", "mts-beside-" + width])
             grid += column(python, "python", "TF1 Python (TensorFlow 1.15)", "python")
             grid += column(cpp, "cpp", "mts C++: `%s`, from `[mts:%s]`" % (path.lstrip("/"), marker),
                            "cpp")
@@ -172,4 +201,5 @@ def setup(app):
     app.add_directive("beside", _beside_directive())
     app.connect("builder-inited", _load_class_names)
     app.connect("doctree-read", _link_class_names)
+    app.connect("doctree-read", _break_paths_in_tables)
     return {"parallel_read_safe": True}

@@ -7,11 +7,15 @@ namespace mts {
 namespace {
 
 // An op's name as a box shows it: a long one (the gradient and update ops' are) breaks after
-// its last '/', so the box is half as wide and the picture fits the page's column.
+// each '/', so the box is a third as wide and the picture fits the page's column.
 std::string BoxName(const std::string& name) {
-  const size_t slash = name.rfind('/');
-  if (name.size() <= 20 || slash == std::string::npos) return name;
-  return name.substr(0, slash + 1) + "\\n" + name.substr(slash + 1);
+  if (name.size() <= 20) return name;
+  std::string box;
+  for (char c : name) {
+    box += c;
+    if (c == '/') box += "\\n";
+  }
+  return box;
 }
 
 }  // namespace
@@ -19,7 +23,10 @@ std::string BoxName(const std::string& name) {
 std::string ToGraphviz(const Graph& graph, const GraphDrawing& drawing) {
   std::string dot =
       "digraph model {\n"
-      "  graph [newrank=true, rankdir=TB, nodesep=0.25, ranksep=0.35, fontname=\"Helvetica\"];\n"
+      // At most 8.7 inches wide: the book's column, 876 px. A wider layout is scaled down to
+      // it (its 11 pt text to no less than 10 pt in the graphs the book draws).
+      "  graph [newrank=true, rankdir=TB, nodesep=0.25, ranksep=0.35, size=\"8.7,100\", "
+      "fontname=\"Helvetica\"];\n"
       "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=11];\n"
       "  edge [fontname=\"Helvetica\", fontsize=9, arrowsize=0.7];\n";
   auto id = [](const Operation* op) { return "op" + std::to_string(op->id()); };

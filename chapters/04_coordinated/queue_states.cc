@@ -109,7 +109,7 @@ int Main() {
 
   std::printf(
       "digraph queue {\n"
-      "  graph [rankdir=TB, nodesep=0.5, ranksep=0.6, fontname=\"Helvetica\"];\n"
+      "  graph [rankdir=TB, nodesep=0.5, ranksep=0.6, pad=0.15, fontname=\"Helvetica\"];\n"
       "  node [shape=box, style=\"rounded,filled\", fillcolor=\"#eef3fb\", color=\"#5577aa\", "
       "fontname=\"Helvetica\", fontsize=11, width=1.3];\n"
       "  edge [fontname=\"Helvetica\", fontsize=9, arrowsize=0.7];\n");

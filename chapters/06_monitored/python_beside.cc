@@ -54,7 +54,7 @@ void TrainingSession() {
   std::unique_ptr<MonitoredSession> session = MonitoredTrainingSession(options);
   WithMonitoredSession(*session, [&](MonitoredSession& sess) {  // `with ... as sess:`
     while (!sess.ShouldStop()) sess.Run(train_op);
-  });  // Closed: hooks' End (a last checkpoint, at step 20), threads joined.
+  });  // Closed: hooks' End (step 20 was saved by AfterRun: End saves nothing), threads joined.
   // [mts:pair-monitored-training-session-end]
   std::optional<std::string> latest = LatestCheckpoint(checkpoint_dir);
   Expect(latest && *latest == checkpoint_dir + "/model.ckpt-20", "no checkpoint at step 20");

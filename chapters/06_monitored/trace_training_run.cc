@@ -9,13 +9,19 @@
 //   - the caller records its own calls on the MonitoredSession;
 //   - the session creator is wrapped, so each (re)creation is drawn;
 //   - a hook records its calls, and is the one that fails: its third BeforeRun raises
-//     AbortedError, as a parameter server restarting under the step would;
+//     AbortedError, as a parameter server restarting under the step would. Before each
+//     BeforeRun it draws the step's way down the stack, layer by layer, reading the layers
+//     from the MonitoredSession itself (top_layer(), inner()); the error goes back up to the
+//     RecoverableSession, which makes the stack anew and runs the step again from there;
 //   - a CheckpointSaverListener records each save of the CheckpointSaverHook.
+#include <cxxabi.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 #include "src/01_session/training_util.h"
@@ -33,18 +39,40 @@ namespace {
 
 using namespace mts;
 
-// A hook that draws each call it gets, from the layer that makes it, and fails once.
+// The class of a layer, without "mts::" ("RecoverableSession").
+std::string TypeName(const SessionInterface& layer) {
+  int status = 0;
+  char* demangled = abi::__cxa_demangle(typeid(layer).name(), nullptr, nullptr, &status);
+  std::string name = status == 0 ? demangled : typeid(layer).name();
+  std::free(demangled);
+  return name.rfind("mts::", 0) == 0 ? name.substr(5) : name;
+}
+
+// A hook that draws each call it gets, from the layer that makes it, and fails once. When a
+// step reaches it, it first draws the step's way down the stack: the layers a Run passed
+// through to reach the hooked layer, read from the MonitoredSession's stack as it is at that
+// moment (top_layer(), then each layer's inner(), as chapter 00's program walks it).
 class TracedHook : public SessionRunHook {
  public:
   TracedHook(std::shared_ptr<CallTracer> tracer, int fail_at_before_run)
       : tracer_(std::move(tracer)), fail_at_(fail_at_before_run) {}
+  // The session whose stack the hook draws; until set, it draws no way down.
+  void Watch(const MonitoredSession* session) { session_ = session; }
   void Begin() override { tracer_->Call("MonitoredSession", "hook", "Begin"); }
   void AfterCreateSession(SessionInterface&, Coordinator*) override {
     tracer_->Call("SessionCreator", "hook", "AfterCreateSession");
   }
   SessionRunArgs BeforeRun(SessionRunContext&) override {
+    const std::vector<std::string> way = WayDown();
     if (++before_runs_ == fail_at_) {
       tracer_->Call("HookedSession", "hook", "BeforeRun: AbortedError!");
+      // The error goes back up the way it came, to the layer that recovers from it, and
+      // that layer runs the step again on the stack it makes anew.
+      for (size_t i = way.size() - 1; i >= 2; --i) {
+        tracer_->Return(way[i - 1], way[i], "Run", "raises AbortedError");
+        if (way[i - 1] == "RecoverableSession") break;
+      }
+      retry_ = true;
       throw AbortedError("the parameter server restarted");
     }
     tracer_->Call("HookedSession", "hook", "BeforeRun");
@@ -56,9 +84,28 @@ class TracedHook : public SessionRunHook {
   void End(SessionInterface&) override { tracer_->Call("MonitoredSession", "hook", "End"); }
 
  private:
+  // Draws a Run from each layer to the next, from the top down to the HookedSession, and
+  // returns the layers' names, "MonitoredSession" first. A step run again after a recovery
+  // starts from the RecoverableSession, whose loop runs it again.
+  std::vector<std::string> WayDown() {
+    std::vector<std::string> way = {"MonitoredSession"};
+    const SessionInterface* layer = session_ != nullptr ? session_->top_layer() : nullptr;
+    while (layer != nullptr && way.back() != "HookedSession") {
+      way.push_back(TypeName(*layer));
+      const bool redone = retry_ && way.size() == 2;
+      if (!redone) tracer_->Call(way[way.size() - 2], way.back(), "Run");
+      const auto* wrapped = dynamic_cast<const WrappedSession*>(layer);
+      layer = wrapped != nullptr ? wrapped->inner() : nullptr;
+    }
+    retry_ = false;
+    return way;
+  }
+
   std::shared_ptr<CallTracer> tracer_;
+  const MonitoredSession* session_ = nullptr;
   int fail_at_;
   int before_runs_ = 0;
+  bool retry_ = false;
 };
 
 // Draws each checkpoint the CheckpointSaverHook writes.
@@ -112,6 +159,11 @@ int main(int argc, char** argv) {
 
   // [mts:trace-training-run]
   auto tracer = std::make_shared<CallTracer>();
+  for (const char* layer :
+       {"caller", "MonitoredSession", "RecoverableSession", "CoordinatedSession", "HookedSession",
+        "hook", "SessionCreator", "CheckpointSaverHook", "Saver"}) {
+    tracer->AddParticipant(layer);  // The stack from left to right, then its helpers.
+  }
   ChiefSessionCreatorOptions chief_options;
   chief_options.checkpoint_dir = checkpoint_dir;
   auto chief = std::make_shared<ChiefSessionCreator>(nullptr, chief_options);
@@ -130,11 +182,12 @@ int main(int argc, char** argv) {
   tracer->Call("caller", "MonitoredSession", "construct");
   MonitoredSession session(creator, {saver_hook, hook});
   tracer->Return("caller", "MonitoredSession", "construct");
+  hook->Watch(&session);
   int64_t step = 0;
   while (step < 4) {
     tracer->Call("caller", "MonitoredSession", "Run");
     step = session.Run(train).scalar<int64_t>();
-    tracer->Return("caller", "MonitoredSession", "Run -> step " + std::to_string(step));
+    tracer->Return("caller", "MonitoredSession", "Run", "returns step " + std::to_string(step));
   }
   tracer->Call("caller", "MonitoredSession", "Close");
   session.Close();

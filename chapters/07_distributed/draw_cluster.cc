@@ -74,6 +74,11 @@ int main() {
   std::printf("digraph cluster {\n");
   std::printf("  rankdir=TB; node [shape=box, fontname=\"Helvetica\", fontsize=11];\n");
   std::printf("  edge [fontname=\"Helvetica\", fontsize=10];\n");
+  // What the picture is: mts's own protocol, not TensorFlow's (the chapter's difference).
+  std::printf(
+      "  labelloc=t; fontname=\"Helvetica\"; fontsize=11; label=\"One step in mts's "
+      "protocol (RemoteSession). TensorFlow 1.x partitions the graph instead:\\nRunGraph "
+      "on each task's part, RecvTensor per tensor, the update ops run on the ps.\\n\\n\";\n");
   std::printf("  worker [label=\"job worker, task 0 (the chief)\\nholds the graph; runs the "
               "step's ops locally\\n%lld RPCs in one step, measured\"];\n",
               static_cast<long long>(rpcs_per_step));

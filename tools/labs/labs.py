@@ -315,7 +315,9 @@ def stack_dot(table):
         name = row["lab"]
         width = 34 if name in side else 60
         write = _wrapped("you write: " + titles.get(name, name), width)
-        label = "<B>lab %s</B>  &#183;  %s<BR/>%s<BR/><I>%s</I>" % (
+        # The lab and its layer on lines of their own: set on one line, a bold name drawn
+        # wider than graphviz measured it ran into the layer's name.
+        label = "<B>lab %s</B><BR/>%s<BR/>%s<BR/><I>%s</I>" % (
             html.escape(name, quote=False), html.escape(row["layer"], quote=False),
             "<BR/>".join(html.escape(l, quote=False) for l in _wrapped(row["does"], width)),
             "<BR/>".join(html.escape(l, quote=False) for l in write))

@@ -103,7 +103,8 @@ class TracingSession : public WrappedSession {
   /// \cond
   using WrappedSession::Run;
   /// \endcond
-  /// Records the call, forwards it, records the return (also when it throws).
+  /// Records the call, forwards it, records the return (when it throws, with the outcome
+  /// "threw").
   std::vector<Tensor> Run(const std::vector<Output>& fetches, const FeedDict& feeds = {},
                           const std::vector<Operation*>& targets = {},
                           const RunOptions& options = {},

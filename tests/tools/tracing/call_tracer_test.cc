@@ -35,7 +35,8 @@ TEST(CallTracerTest, RecordsOneHookedRunInOrder) {
             "caller <- HookedSession: Run\n");
 }
 
-// A run that throws is recorded as a return marked "(threw)".
+// A run that throws is recorded as a return whose outcome is "threw": drawn "Run threw",
+// printed "Run (threw)".
 TEST(CallTracerTest, RecordsARunThatThrows) {
   Graph graph;
   DefaultGraphScope scope(graph);
@@ -44,7 +45,9 @@ TEST(CallTracerTest, RecordsARunThatThrows) {
   TracingSession session(std::make_unique<Session>(&graph), tracer, "Session", "caller");
   EXPECT_THROW(session.Run(x), InvalidArgumentError);
   ASSERT_EQ(tracer->events().size(), 2u);
-  EXPECT_EQ(tracer->events()[1].method, "Run (threw)");
+  EXPECT_EQ(tracer->events()[1].method, "Run");
+  EXPECT_EQ(tracer->events()[1].outcome, "threw");
+  EXPECT_EQ(tracer->ToText(), "caller -> Session: Run\ncaller <- Session: Run (threw)\n");
   EXPECT_TRUE(tracer->events()[1].is_return);
 }
 
@@ -94,6 +97,44 @@ TEST(CallTracerTest, AddedParticipantsComeFirstInTheirOrder) {
   tracer.Clear();
   tracer.Call("b", "a", "D");
   EXPECT_NE(tracer.ToGraphviz().find("label=\"b\"];\n  h0 ->"), std::string::npos);
+}
+
+// Every node is pinned inside the book's column (630 points), however many participants
+// with however long names: the picture never scrolls sideways.
+TEST(CallTracerTest, EveryNodeIsPinnedInsideTheColumn) {
+  CallTracer tracer;
+  for (int i = 0; i < 10; ++i) {
+    tracer.Call("RecoverableSession" + std::to_string(i), "CheckpointSaverHook" + std::to_string(i),
+                "AVeryLongMethodNameIndeed");
+  }
+  const std::string dot = tracer.ToGraphviz();
+  EXPECT_NE(dot.find("layout=neato"), std::string::npos);
+  size_t pins = 0;
+  for (size_t at = dot.find("pos=\""); at != std::string::npos; at = dot.find("pos=\"", at + 1)) {
+    const double x_inches = std::stod(dot.substr(at + 5));
+    EXPECT_GE(x_inches, 0.0);
+    EXPECT_LE(x_inches * 72, 630.0);
+    ++pins;
+  }
+  EXPECT_GT(pins, 20u);
+}
+
+// Names too long for one column stand in two tiers, odd columns lower, so that each box
+// may be almost two columns wide.
+TEST(CallTracerTest, LongNamesStandInTwoTiers) {
+  CallTracer tracer;
+  for (const char* name :
+       {"caller", "MonitoredSession", "RecoverableSession", "CoordinatedSession", "HookedSession",
+        "hook", "SessionCreator", "CheckpointSaverHook", "Saver", "Session"}) {
+    tracer.AddParticipant(name);
+  }
+  tracer.Call("caller", "Session", "Run");
+  const std::string dot = tracer.ToGraphviz();
+  const size_t h0 = dot.find("h0 [");
+  const size_t h1 = dot.find("h1 [");
+  ASSERT_NE(h1, std::string::npos);
+  EXPECT_NE(dot.substr(h0, 300).find(",0!\""), std::string::npos);
+  EXPECT_EQ(dot.substr(h1, 300).find(",0!\""), std::string::npos);
 }
 
 }  // namespace
