@@ -1,9 +1,9 @@
 // runs_hooks.h: the mark of a session whose Run also runs hooks, which a Saver refuses to
 // save through.
 //
-//   MonitoredSession, HookedSession   carry the mark (stages 06 and 03)
-//   Saver::Save                       <-- asks for it (saver.h), in this stage
-//   RunsHooks                         <-- this file
+//   MonitoredSession   carries the mark (stage 06)
+//   Saver::Save        <-- asks for it (saver.h), in this stage
+//   RunsHooks          <-- this file
 //
 // A TF1 user who holds a MonitoredSession passes it to saver.save and gets TypeError
 // "'sess' must be a Session": the save would run through the hooks (firing them, consuming

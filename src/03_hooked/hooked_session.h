@@ -24,14 +24,13 @@
 #include <memory>
 #include <vector>
 
-#include "src/02_chief_worker/runs_hooks.h"
 #include "src/03_hooked/session_run_hook.h"
 #include "src/03_hooked/wrapped_session.h"
 
 namespace mts {
 
 /// A session that calls its hooks around every run.
-class HookedSession : public WrappedSession, public RunsHooks {
+class HookedSession : public WrappedSession {
  public:
   /// Wraps the raw session `session`, calling `hooks` in list order.
   HookedSession(std::unique_ptr<SessionInterface> session,
