@@ -40,6 +40,9 @@ void OnStopSignal(int sig) {
 // How long the workers get to finish their step and the chief its final checkpoint.
 constexpr int kStopGraceSecs = 30;
 
+// How long a ps gets to end once told the job is done (its server stops at once).
+constexpr int kPsStopSecs = 10;
+
 int FreePort() {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in addr{};
@@ -183,6 +186,31 @@ class Launcher {
     Drain(task);
   }
 
+  // [mts:launcher-ps-end]
+  // The job is done: the ps is asked to end (SIGTERM, on which its server stops and the
+  // process exits 0), and killed only if it has not ended kPsStopSecs later.
+  void StopPs() {
+    if (ps_.exited) return;
+    kill(ps_.pid, SIGTERM);
+    const Clock::time_point deadline = Clock::now() + std::chrono::seconds(kPsStopSecs);
+    while (!ps_.exited && Clock::now() < deadline) {
+      PollAndRelay();  // Until its output closes: the process has ended, or is ending.
+      if (ps_.out < 0 && ps_.err < 0) {
+        waitpid(ps_.pid, &ps_.status, 0);
+        ps_.exited = true;
+      }
+    }
+    if (!ps_.exited) {
+      Say("[launcher] ps:0 still running " + std::to_string(kPsStopSecs) +
+          " s after SIGTERM; killing it");
+      Kill(ps_);
+      return;
+    }
+    const bool clean = WIFEXITED(ps_.status) && WEXITSTATUS(ps_.status) == 0;
+    Say("[launcher] ps:0 " + (clean ? std::string("ended cleanly") : HowItEnded(ps_.status)));
+  }
+  // [mts:launcher-ps-end-end]
+
   void KillAll() {
     for (Task& w : workers_) Kill(w);
     Kill(ps_);
@@ -316,7 +344,7 @@ int Launcher::Run() {
     }
     ReapWorkers();
   }
-  Kill(ps_);  // A parameter server never ends on its own.
+  StopPs();  // A parameter server never ends on its own: it is told the job is done.
   int failed = 0;
   for (const Task& w : workers_) failed += !WIFEXITED(w.status) || WEXITSTATUS(w.status) != 0;
   const std::string finished = std::to_string(options_.num_workers - failed) + " of " +

@@ -33,6 +33,7 @@
 // launcher can interleave the processes' output. The flags: distributed_flags.h, or --help.
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -280,9 +281,13 @@ int main(int argc, char** argv) {
     if (flags.job_name == "ps") {
       g_role = "ps:" + std::to_string(flags.task_index);
       Server server(flags.cluster, "ps", flags.task_index);
-      Say("serving at %s, incarnation %llu", server.target().c_str(),
-          static_cast<unsigned long long>(server.store().incarnation()));
-      server.Join();  // Until killed: a parameter server never finishes on its own.
+      // Until the job is done: the launcher then sends SIGTERM, which stops the server, and
+      // the ps ends cleanly (TensorFlow's server.join() never returns; its ps is killed).
+      const int sig = server.JoinUntilSignal([&] {
+        Say("serving at %s, incarnation %llu", server.target().c_str(),
+            static_cast<unsigned long long>(server.store().incarnation()));
+      });
+      Say("stopped by %s: the job is done", sig == SIGINT ? "SIGINT" : "SIGTERM");
       return 0;
     }
     // [mts:ps-main-end]

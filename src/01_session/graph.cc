@@ -144,9 +144,10 @@ int Graph::num_ops() const {
   return static_cast<int>(ops_.size());
 }
 
-void Graph::Finalize() {
+void Graph::Finalize(const std::string& when) {
   std::lock_guard<std::mutex> lock(mu_);
   finalized_ = true;
+  finalized_when_ = when.empty() ? "by a call of Graph::Finalize()" : when;
 }
 
 void Graph::UnsafeUnfinalize() {
@@ -162,8 +163,9 @@ bool Graph::finalized() const {
 void Graph::CheckNotFinalizedLocked(const char* what) const {
   if (finalized_) {
     throw RuntimeError(std::string("Graph is finalized and cannot be modified (tried to ") + what +
-                       "). Build every op before the graph is finalized (a "
-                       "Scaffold or MonitoredSession finalizes it when the session starts).");
+                       "). It was finalized " + finalized_when_ +
+                       ". Build every op (summaries, savers, the ops you will run later) before "
+                       "then; a MonitoredSession's graph is writable again after its Close.");
   }
 }
 

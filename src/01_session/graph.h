@@ -66,8 +66,10 @@ class Graph {
   /// The number of ops.
   int num_ops() const;
 
-  /// Makes the graph read-only: AddOperation and collection changes raise RuntimeError.
-  void Finalize();
+  /// Makes the graph read-only: AddOperation and collection changes raise RuntimeError,
+  /// whose message says it was finalized `when` ("when the session was created, by ...";
+  /// empty: by a call of Finalize) and where to build ops instead.
+  void Finalize(const std::string& when = "");
   /// True after Finalize().
   bool finalized() const;
   /// Makes a finalized graph writable again. Only MonitoredSession calls it, on close, to
@@ -141,6 +143,7 @@ class Graph {
   std::string name_scope_;                                     // Guarded by mu_.
   std::vector<std::vector<Operation*>> control_dependencies_;  // Guarded by mu_.
   bool finalized_ = false;                                     // Guarded by mu_.
+  std::string finalized_when_;                                 // Guarded by mu_.
   int64_t seed_ = 0;                                           // Guarded by mu_.
 };
 

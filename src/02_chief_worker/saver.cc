@@ -17,6 +17,7 @@
 #include "src/01_session/graph.h"
 #include "src/02_chief_worker/checkpoint/checkpoint_file.h"
 #include "src/02_chief_worker/checkpoint/checkpoint_state.h"
+#include "src/02_chief_worker/runs_hooks.h"
 #include "src/platform/errors.h"
 #include "src/platform/logging.h"
 
@@ -187,6 +188,13 @@ std::optional<std::string> Saver::Save(SessionInterface& session, const std::str
                                        std::optional<int64_t> global_step,
                                        const std::string& latest_filename, bool write_state) {
   const std::string prefix = CheckpointPath(save_path, global_step, latest_filename);
+  if (dynamic_cast<const RunsHooks*>(&session) != nullptr) {
+    throw TypeError(
+        "'sess' must be a Session; this one runs hooks (a MonitoredSession), and a save through "
+        "it would run them too. Let a CheckpointSaverHook save (MonitoredTrainingSession's "
+        "checkpoint_dir, or the Scaffold's saver in a hook of yours), or save on the raw "
+        "session inside RunStepFn: saver.Save(step_context.session(), path, step).");
+  }
   if (empty()) return std::nullopt;
   try {
     SaveAtomically(session, prefix, Dirname(save_path), latest_filename, write_state);

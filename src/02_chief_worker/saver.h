@@ -77,6 +77,8 @@ class Saver {
   ///   basename equals latest_filename, or "Parent directory of <save_path> doesn't exist,
   ///   can't save.".
   /// \throws FailedPreconditionError naming an uninitialised variable.
+  /// \throws TypeError "'sess' must be a Session; ..." if `session` runs hooks (RunsHooks: a
+  ///   MonitoredSession), naming what to save with instead; nothing is written.
   /// After any error the previous checkpoints and state file are unchanged (a new
   /// checkpoint file may exist that the state file does not name).
   std::optional<std::string> Save(SessionInterface& session, const std::string& save_path,

@@ -134,7 +134,9 @@ Scaffold& Scaffold::Finalize() {
     if (!saver_) saver_ = GetSaverOrDefault(&g);
   }
 
-  g.Finalize();
+  g.Finalize(
+      "when the session was created, by Scaffold::Finalize (a MonitoredSession's or "
+      "MonitoredTrainingSession's session creator calls it)");
   finalized_ = true;
   MTS_LOG(INFO) << "Graph was finalized.";
   return *this;

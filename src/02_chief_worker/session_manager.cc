@@ -35,6 +35,21 @@ std::string NameOf(const Operation* op) { return op != nullptr ? op->name() : "N
 // A C++ function has no printable name; say whether there is one.
 std::string NameOf(const SessionManager::InitFn& fn) { return fn ? "<init_fn>" : "None"; }
 
+// A failed ready check's message, with what mts adds after a restore: the cause is almost
+// always something the checkpoint does not hold, which only init_op would have set.
+std::string Explained(const std::string& message, bool restored,
+                      const RecoverSessionOptions& options) {
+  if (!restored) return message;
+  const std::string& source = !options.checkpoint_dir.empty()
+                                  ? options.checkpoint_dir
+                                  : options.checkpoint_filename_with_path;
+  return message + ". The model was restored from " + source +
+         ", so init_op and init_fn did not run and what the checkpoint does not hold stays "
+         "unset: set what every session needs (input state, local variables) in "
+         "local_init_op, and let the Scaffold's saver cover every global variable (its default "
+         "does)";
+}
+
 std::string Join(const std::vector<std::string>& names) {
   std::string joined;
   for (const std::string& name : names) {
@@ -270,16 +285,17 @@ std::unique_ptr<Session> SessionManager::PrepareSession(const std::string& maste
   // 2. Local variables, once what they are computed from is set.
   const Readiness local = TryRunLocalInitOp(*session);
   if (!local.ready) {
-    throw RuntimeError(
-        "Init operations did not make model ready for local_init.  Init op: " + NameOf(init_op) +
-        ", init fn: " + NameOf(init_fn) + ", error: " + local.message);
+    throw RuntimeError("Init operations did not make model ready for local_init.  Init op: " +
+                       NameOf(init_op) + ", init fn: " + NameOf(init_fn) +
+                       ", error: " + Explained(local.message, restored, options));
   }
   // 3. Everything set?
   const Readiness model = Ready(ready_op_, *session);
   if (!model.ready) {
     throw RuntimeError("Init operations did not make model ready.  Init op: " + NameOf(init_op) +
                        ", init fn: " + NameOf(init_fn) +
-                       ", local_init_op: " + NameOf(local_init_op_) + ", error: " + model.message);
+                       ", local_init_op: " + NameOf(local_init_op_) +
+                       ", error: " + Explained(model.message, restored, options));
   }
   return std::move(session);
   // [mts:lab-end]

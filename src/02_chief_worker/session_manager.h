@@ -134,7 +134,9 @@ class SessionManager {
   ///   when the local init op may not run (`Init operations did not make model ready for
   ///   local_init.  Init op: NAME, init fn: FN, error: WHY`); when the ready op still names
   ///   variables (`Init operations did not make model ready.  Init op: NAME, init fn: FN,
-  ///   local_init_op: NAME, error: WHY`). FN is `<init_fn>` or `None`.
+  ///   local_init_op: NAME, error: WHY`). FN is `<init_fn>` or `None`. After a restore
+  ///   both add (beyond TensorFlow) that init_op did not run, and that what every session
+  ///   needs belongs in local_init_op and every global variable in the saver.
   /// \throws DataLossError naming every checkpoint tried when all the state file lists
   ///   fail their checksums (or the one given by `checkpoint_filename_with_path` does).
   /// \throws FailedPreconditionError when nothing was restored and the parameter servers of

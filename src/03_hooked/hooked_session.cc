@@ -3,10 +3,18 @@
 #include <algorithm>
 
 #include "src/platform/errors.h"
+#include "src/platform/logging.h"
 
 namespace mts {
 
 namespace {
+
+// TensorFlow's message, then (beyond it) what to do: the usual cause is a loop that makes two
+// runs per iteration but asks ShouldStop once.
+constexpr char kRunAfterStopMessage[] =
+    "Run called even after should_stop requested. A hook asked to stop in an earlier run: "
+    "check ShouldStop() before every Run (a loop of two runs per step, before each), or make "
+    "one run of both.";
 
 // "[a:0, b:0]", the way the conflict errors list tensors.
 std::string NameList(const std::vector<Output>& tensors) {
@@ -32,6 +40,24 @@ void MergeOptions(RunOptions& into, const RunOptions& from) {
   into.timeout_in_ms = std::max(into.timeout_in_ms, from.timeout_in_ms);
 }
 
+// Beyond TensorFlow: when a run the hooks added fetches to fails, says which fetches were
+// theirs. The error may be one of them (a NanTensorHook's loss read during an initializer's
+// run, a summary that needs a feed this run lacks), and its message names only the op. The
+// errors that end or restart a loop as planned (end of input, preemption) say nothing.
+void LogHookFetchesOfAFailedRun(const std::vector<Output>& all_fetches, size_t callers_fetches,
+                                const OpError& error) {
+  if (all_fetches.size() <= callers_fetches || error.code() == ErrorCode::kOutOfRange ||
+      IsPreemptionError(error.code())) {
+    return;
+  }
+  const std::vector<Output> theirs(all_fetches.begin() + callers_fetches, all_fetches.end());
+  MTS_LOG(WARNING) << "A run with hooks failed: " << error.message() << ". Besides the "
+                   << "caller's fetches it ran the hooks' " << NameList(theirs)
+                   << ", with the caller's feeds. If the error is theirs, run what must not "
+                   << "run them (an initializer, a run without the feeds they need) on the raw "
+                   << "session: StepContext::session() inside MonitoredSession::RunStepFn.";
+}
+
 }  // namespace
 
 HookedSession::HookedSession(std::unique_ptr<SessionInterface> session,
@@ -43,7 +69,7 @@ void HookedSession::Run(const std::vector<Output>& fetches, const FeedDict& feed
                         const std::vector<Operation*>& targets, const RunOptions& options,
                         RunMetadata* run_metadata, std::vector<Tensor>* outputs) {
   // [mts:lab 03_hooked]
-  if (ShouldStop()) throw RuntimeError("Run called even after should_stop requested.");
+  if (ShouldStop()) throw RuntimeError(kRunAfterStopMessage);
   // Without hooks there is nothing to ask, merge or hand back: skip building the copies
   // below, which cost more than the layer's target of 100 ns (see the performance appendix).
   if (hooks_.empty()) {
@@ -68,11 +94,17 @@ void HookedSession::Run(const std::vector<Output>& fetches, const FeedDict& feed
   const FeedDict& all_feeds = MergeFeeds(feeds, hook_feeds, &combined);
 
   // 3. One run of the session below, with one RunMetadata every hook shares. Its values
-  //    go into a vector kept with the lists, whose storage the next run reuses.
+  //    go into a vector kept with the lists, whose storage the next run reuses. If it
+  //    fails, a warning names the hooks' fetches first: the error may be one of theirs.
   RunMetadata local_metadata;
   RunMetadata& metadata = run_metadata != nullptr ? *run_metadata : local_metadata;
-  inner()->Run(lists->fetches, all_feeds, lists->targets, merged_options, &metadata,
-               &lists->all_results);
+  try {
+    inner()->Run(lists->fetches, all_feeds, lists->targets, merged_options, &metadata,
+                 &lists->all_results);
+  } catch (const OpError& error) {
+    LogHookFetchesOfAFailedRun(lists->fetches, fetches.size(), error);
+    throw;
+  }
 
   // 4. Hand each hook its own results; a stop any of them requested sticks.
   HandBack(context, merged_options, metadata, *lists);

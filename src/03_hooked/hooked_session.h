@@ -44,11 +44,14 @@ class HookedSession : public WrappedSession {
   /// Runs `fetches` together with what every hook asked for, in one run of the inner
   /// session, then hands each hook its results; writes the caller's fetches, and only
   /// those, into `*outputs` (what it held before is dropped).
-  /// \throws RuntimeError "Run called even after should_stop requested." once a hook has
-  ///   requested a stop (or after Close); RuntimeError("Same tensor is fed by two hooks.
+  /// \throws RuntimeError "Run called even after should_stop requested. ..." (beyond
+  ///   TensorFlow, the message goes on to say what to check) once a hook has requested a
+  ///   stop (or after Close); RuntimeError("Same tensor is fed by two hooks.
   ///   Conflict(s): [...]") or ("... by a SessionRunHook and user. ...") before running;
   ///   whatever a hook or the run raises, in which case no later AfterRun is called and a
-  ///   stop requested in this run is not recorded (as in TensorFlow).
+  ///   stop requested in this run is not recorded (as in TensorFlow). When the run itself
+  ///   raises an OpError (other than OutOfRange or a preemption error) and the hooks added
+  ///   fetches, a warning names them first (beyond TensorFlow): the error may be theirs.
   void Run(const std::vector<Output>& fetches, const FeedDict& feeds,
            const std::vector<Operation*>& targets, const RunOptions& options,
            RunMetadata* run_metadata, std::vector<Tensor>* outputs) override;

@@ -38,6 +38,7 @@
 
 #include "src/01_session/graph.h"
 #include "src/01_session/session_interface.h"
+#include "src/02_chief_worker/runs_hooks.h"
 #include "src/02_chief_worker/scaffold.h"
 #include "src/02_chief_worker/session_creator.h"
 #include "src/03_hooked/session_run_hook.h"
@@ -62,7 +63,7 @@ struct MonitoredSessionOptions {
 };
 
 /// A training session with hooks, input threads, recovery, and a clean close.
-class MonitoredSession : public SessionInterface, public RunsOwnQueueRunners {
+class MonitoredSession : public SessionInterface, public RunsOwnQueueRunners, public RunsHooks {
  public:
   /// The hooks of a session, called in this order.
   using Hooks = std::vector<std::shared_ptr<SessionRunHook>>;

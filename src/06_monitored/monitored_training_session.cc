@@ -14,6 +14,7 @@
 #include "src/platform/directory_lock.h"
 #include "src/platform/errors.h"
 #include "src/platform/file_system.h"
+#include "src/platform/logging.h"
 #include "src/platform/private_directory.h"
 
 namespace mts {
@@ -111,11 +112,46 @@ std::vector<std::shared_ptr<DirectoryLock>> LockCheckpointDirectories(
   return locks;
 }
 
+// Beyond TensorFlow: two mistakes with a chief's CheckpointSaverHook of the user's, said
+// when the hooks are made (DeepSpeech#695 and #1317; the book's pitfalls appendix). Without
+// checkpoint_dir nothing restores what it saves; beside the default hook in the same
+// directory, two Savers rotate one directory.
+void WarnAboutCheckpointSaverHooksOfYours(const MonitoredTrainingSessionOptions& options,
+                                          const MonitoredSession::Hooks& hooks) {
+  MonitoredSession::Hooks yours = options.chief_only_hooks;
+  yours.insert(yours.end(), options.hooks.begin(), options.hooks.end());
+  auto savers = [](const MonitoredSession::Hooks& list) {
+    return std::count_if(list.begin(), list.end(), [](const std::shared_ptr<SessionRunHook>& h) {
+      return std::dynamic_pointer_cast<CheckpointSaverHook>(h) != nullptr;
+    });
+  };
+  const bool default_saver = savers(hooks) > savers(yours);
+  for (const std::shared_ptr<SessionRunHook>& hook : yours) {
+    auto saver = std::dynamic_pointer_cast<CheckpointSaverHook>(hook);
+    if (saver == nullptr) continue;
+    const std::string& dir = saver->checkpoint_dir();
+    if (options.checkpoint_dir.empty()) {
+      MTS_LOG(WARNING) << "A CheckpointSaverHook of yours saves into " << dir
+                       << ", but checkpoint_dir is empty, so nothing restores from there: only "
+                       << "the session creator restores, from checkpoint_dir, and a restarted "
+                       << "run starts again at step 0. Set checkpoint_dir to " << dir
+                       << " (and save_checkpoint_secs to 0 to keep your hook the only saver).";
+    } else if (dir == options.checkpoint_dir && default_saver) {
+      MTS_LOG(WARNING) << "A CheckpointSaverHook of yours saves into checkpoint_dir " << dir
+                       << ", and so does the default one MonitoredTrainingSession adds, with "
+                       << "the Scaffold's Saver: two savers rotate one directory, and the "
+                       << "default ignores your Saver's max_to_keep. Set save_checkpoint_secs "
+                       << "to 0 (save_checkpoint_steps unset) to keep only yours.";
+    }
+  }
+}
+
 }  // namespace
 
 MonitoredSession::Hooks MonitoredTrainingSessionHooks(
     const MonitoredTrainingSessionOptions& options, const std::shared_ptr<Scaffold>& scaffold) {
   MonitoredSession::Hooks hooks = TensorFlowsDefaultHooks(options, scaffold);
+  if (options.is_chief) WarnAboutCheckpointSaverHooksOfYours(options, hooks);
   // Beyond TensorFlow, for chief and worker alike: SIGTERM/SIGINT stop after the step. First
   // in the list, so that its BeforeRun sees the signal before any other hook works on the
   // step, and its log line comes before the AfterRun of hooks that may take long (a

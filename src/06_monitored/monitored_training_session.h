@@ -85,7 +85,9 @@ struct MonitoredTrainingSessionOptions {
 /// The hooks a chief gets by default, in TensorFlow's order, before `options.hooks`:
 /// chief_only_hooks, StepCounterHook, SummarySaverHook, CheckpointSaverHook. A worker gets
 /// no default hooks, only `options.hooks`. With `stop_on_signals` (beyond TensorFlow), both
-/// get a SignalStopHook first. `scaffold` is the one the hooks share.
+/// get a SignalStopHook first. `scaffold` is the one the hooks share. Beyond TensorFlow, a
+/// chief logs a warning for a CheckpointSaverHook of the caller's that nothing restores from
+/// (checkpoint_dir empty) or that saves beside the default one (the same directory).
 /// \throws ValueError "Can not provide both every_secs and every_steps: ..." (naming the two
 ///   arguments and saying to set only one) when both frequencies of a hook that is made are set.
 MonitoredSession::Hooks MonitoredTrainingSessionHooks(

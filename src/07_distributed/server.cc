@@ -1,9 +1,15 @@
 #include "src/07_distributed/server.h"
 
+#include <fcntl.h>
 #include <grpcpp/grpcpp.h>
+#include <signal.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <map>
 #include <mutex>
+#include <thread>
 #include <utility>
 
 #include "src/07_distributed/parameter_server.grpc.pb.h"
@@ -153,6 +159,64 @@ void Server::Start() {
 void Server::Join() {
   if (server_ != nullptr) server_->Wait();
 }
+
+namespace {
+
+// The write end of the pipe JoinUntilSignal's watcher thread reads, or -1. A signal handler
+// may do little that is safe; writing a byte to a pipe is.
+std::atomic<int> g_stop_pipe{-1};
+
+void WriteStopByte(int sig) {
+  const int fd = g_stop_pipe.load();
+  const unsigned char byte = static_cast<unsigned char>(sig);
+  if (fd >= 0) (void)!write(fd, &byte, 1);
+}
+
+}  // namespace
+
+// [mts:server-join-until-signal]
+int Server::JoinUntilSignal(const std::function<void()>& ready) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) {
+    throw InternalError(std::string("JoinUntilSignal: pipe failed: ") + std::strerror(errno));
+  }
+  g_stop_pipe = fds[1];
+  struct sigaction stop = {};
+  struct sigaction old_term = {};
+  struct sigaction old_int = {};
+  stop.sa_handler = WriteStopByte;
+  sigemptyset(&stop.sa_mask);
+  sigaction(SIGTERM, &stop, &old_term);
+  sigaction(SIGINT, &stop, &old_int);
+  auto restore = [&] {
+    sigaction(SIGTERM, &old_term, nullptr);
+    sigaction(SIGINT, &old_int, nullptr);
+    g_stop_pipe = -1;
+    close(fds[0]);
+    close(fds[1]);
+  };
+  try {
+    if (ready) ready();  // A signal from now on waits in the pipe.
+  } catch (...) {
+    restore();
+    throw;
+  }
+  // A signal's byte (its number) wakes the watcher, which stops the server; Join returns.
+  int received = 0;
+  std::thread watcher([&] {
+    unsigned char byte = 0;
+    while (read(fds[0], &byte, 1) < 0 && errno == EINTR) {
+    }
+    received = byte;
+    if (received != 0) Stop();
+  });
+  Join();
+  WriteStopByte(0);  // Stopped from elsewhere: a zero byte ends the watcher (after any signal's).
+  watcher.join();
+  restore();
+  return received;
+}
+// [mts:server-join-until-signal-end]
 
 void Server::Stop() {
   if (registered_target_) {

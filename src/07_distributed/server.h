@@ -7,14 +7,16 @@
 // ClusterSpec; a target no Server in the process owns is taken as the address of a single
 // parameter server.
 //
-// Lifecycle: construct (binds and starts unless `start` is false); Join() until Stop();
-// the destructor stops it. Stop may be called from any thread.
+// Lifecycle: construct (binds and starts unless `start` is false); Join() until Stop(), or
+// JoinUntilSignal() until Stop() or SIGTERM / SIGINT; the destructor stops it. Stop may be
+// called from any thread.
 //
 // TensorFlow: tf.train.Server (tensorflow/python/training/server_lib.py).
 #ifndef MTS_SRC_07_DISTRIBUTED_SERVER_H_
 #define MTS_SRC_07_DISTRIBUTED_SERVER_H_
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -62,6 +64,13 @@ class Server {
   void Start();
   /// Blocks until Stop() is called (a parameter server's main loop).
   void Join();
+  /// Join, but SIGTERM or SIGINT to the process also stops the server, so a parameter server
+  /// ends cleanly when its job is done (beyond TensorFlow, whose `server.join()` never
+  /// returns). Calls `ready` once the signals are caught (to announce that the task is up).
+  /// Returns the signal that stopped it, or 0 after a Stop() from elsewhere; the previous
+  /// handlers are back when it returns. One call at a time per process.
+  /// \throws InternalError if the pipe the handler writes to cannot be made.
+  int JoinUntilSignal(const std::function<void()>& ready = nullptr);
   /// Stops serving: pending RPCs are cancelled; Join returns. Idempotent.
   void Stop();
 

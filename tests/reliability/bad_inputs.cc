@@ -204,7 +204,7 @@ void AppendSessionLifecycleRows(std::vector<BadInput>& rows) {
                        Session(&fresh.graph).Run(std::vector<Output>{});
                      }));
   rows.push_back(Row("01", "adding an op to a finalized graph", "RuntimeError",
-                     "Build every op before the graph is finalized", [] {
+                     "It was finalized by a call of Graph::Finalize(). Build every op", [] {
                        Fresh fresh;
                        fresh.graph.Finalize();
                        Constant(1.0f);

@@ -65,6 +65,8 @@ void CheckpointSaverHook::AfterCreateSession(SessionInterface& session, Coordina
   // listener's stop request is not acted on.
   Save(session, step);
   timer_.UpdateLastTriggeredStep(step);
+  step_at_creation_ = step;
+  runs_since_creation_ = 0;
 }
 // [mts:checkpoint-saver-graph-end]
 
@@ -78,12 +80,16 @@ SessionRunArgs CheckpointSaverHook::BeforeRun(SessionRunContext& run_context) {
 void CheckpointSaverHook::AfterRun(SessionRunContext& run_context,
                                    const SessionRunValues& run_values) {
   const int64_t stale_step = run_values.results[0].scalar<int64_t>();
+  ++runs_since_creation_;
   // 1. A cheap guess from the fetched step: if even the step after this run would not be
   //    due, nothing to do, and no extra run is paid.
   if (!timer_.ShouldTriggerForStep(stale_step + kStepsPerRun)) return;
   // 2. Due, perhaps: read the real step (this run may not have trained) and ask again.
   const int64_t step = GlobalStepValue(run_context.session(), global_step_read_);
-  if (!timer_.ShouldTriggerForStep(step)) return;
+  if (!timer_.ShouldTriggerForStep(step)) {
+    if (step == timer_.last_triggered_step()) WarnStepNotMoving(step);  // Due, but no new step.
+    return;
+  }
   timer_.UpdateLastTriggeredStep(step);
   if (Save(run_context.session(), step)) run_context.RequestStop();
 }
@@ -91,6 +97,7 @@ void CheckpointSaverHook::AfterRun(SessionRunContext& run_context,
 
 void CheckpointSaverHook::End(SessionInterface& session) {
   const int64_t last_step = GlobalStepValue(session, global_step_read_);
+  if (runs_since_creation_ > 0 && last_step == step_at_creation_) WarnStepNotMoving(last_step);
   if (timer_.last_triggered_step() != last_step) Save(session, last_step);
   for (const auto& listener : listeners_) listener->End(session, last_step);
   // The final save's CHECKPOINT event is queued after every other hook's last flush: flush
@@ -124,8 +131,29 @@ bool CheckpointSaverHook::Save(SessionInterface& session, int64_t step) {
 }
 // [mts:checkpoint-saver-save-end]
 
+void CheckpointSaverHook::WarnStepNotMoving(int64_t step) {
+  if (warned_step_not_moving_) return;
+  warned_step_not_moving_ = true;
+  MTS_LOG(WARNING) << "CheckpointSaverHook: after " << runs_since_creation_
+                   << (runs_since_creation_ == 1 ? " run" : " runs") << " the global step is still "
+                   << step
+                   << ", the step of the last checkpoint, so nothing trained since is saved (a "
+                   << "checkpoint is saved only at a new step). Does the train op increment "
+                   << "the global step? Pass it to the optimizer: Minimize(loss, global_step).";
+}
+
 std::shared_ptr<Saver> CheckpointSaverHook::GetSaver(SessionInterface& session) {
-  if (saver_ != nullptr) return saver_;
+  if (saver_ != nullptr) {
+    // TensorFlow runs a Saver's ops by name in the session's graph: one of another graph
+    // saves whatever this graph has of those names, if anything. mts refuses it.
+    if (!saver_->empty() && saver_->variables().front().op()->graph() != session.graph()) {
+      throw ValueError("The Saver given to CheckpointSaverHook saves variables of another graph (" +
+                       saver_->variables().front().name() +
+                       "), not of the graph the session runs: build the Saver in the graph of "
+                       "the model it saves, after its variables.");
+    }
+    return saver_;
+  }
   // The scaffold's saver is read at each save: it is set when the scaffold is finalized,
   // which happens after this hook is made.
   if (scaffold_ != nullptr) {

@@ -97,6 +97,7 @@ class CheckpointSaverHook : public SessionRunHook {
   /// there. A listener's request to stop is ignored here (there is no run to stop).
   /// \throws RuntimeError "No items in collection savers. ..." or "More than one item in
   ///   collection savers. ..." when no Saver was given and the graph has none, or several;
+  ///   ValueError (beyond TensorFlow) if the Saver's variables are of another graph;
   ///   RuntimeError if the Scaffold given has no Saver (it was not finalized); whatever
   ///   Saver::Save throws; OpError if graph.pbtxt cannot be written. The listeners'
   ///   BeforeSave may have been called.
@@ -104,9 +105,13 @@ class CheckpointSaverHook : public SessionRunHook {
   /// Fetches the global step's read tensor.
   SessionRunArgs BeforeRun(SessionRunContext& run_context) override;
   /// Saves if the timer triggers at the real step (the two-stage check above); requests a
-  /// stop if a listener's AfterSave returned true. \throws as AfterCreateSession.
+  /// stop if a listener's AfterSave returned true. Beyond TensorFlow, a save due by time at
+  /// the step already saved (a train op that does not increment the global step) logs a
+  /// warning, once. \throws as AfterCreateSession.
   void AfterRun(SessionRunContext& run_context, const SessionRunValues& run_values) override;
-  /// Saves if the final step was not saved yet, calls every listener's End with it, then
+  /// Saves if the final step was not saved yet (beyond TensorFlow, warns if runs were made
+  /// but the step never left that of the session's creation), calls every listener's End
+  /// with it, then
   /// flushes the event writer (so the last CHECKPOINT event is on disk) and releases the
   /// directory's lock. \throws as AfterCreateSession.
   void End(SessionInterface& session) override;
@@ -120,7 +125,11 @@ class CheckpointSaverHook : public SessionRunHook {
   // Saves at `step` with the listener calls around it; true if a listener asked to stop.
   bool Save(SessionInterface& session, int64_t step);
   // The Saver to use: given, the scaffold's, or the graph's single one (then cached).
+  // \throws ValueError if its variables are of another graph than the session's.
   std::shared_ptr<Saver> GetSaver(SessionInterface& session);
+  // Warns, once, that training has run `runs` times but the step is still `step`, that of
+  // the last checkpoint, so nothing trained since is saved (TensorFlow says nothing).
+  void WarnStepNotMoving(int64_t step);
 
   std::string checkpoint_dir_;
   std::string save_path_;
@@ -132,6 +141,9 @@ class CheckpointSaverHook : public SessionRunHook {
   std::shared_ptr<FileWriter> summary_writer_;
   std::shared_ptr<DirectoryLock> directory_lock_;  // Held from Begin to End.
   Output global_step_read_;
+  int64_t step_at_creation_ = 0;  // The step of the session's first checkpoint.
+  int64_t runs_since_creation_ = 0;
+  bool warned_step_not_moving_ = false;
 };
 
 }  // namespace mts
