@@ -48,7 +48,7 @@ declare -A SOURCES=(
       ${out}/gen/src/02_chief_worker/checkpoint/checkpoint_state.pb.cc"
   [event_file_reader_fuzzer]="${BASE[*]} src/03_hooked/events/record_reader.cc
       src/03_hooked/events/event_file_reader.cc ${out}/gen/src/01_session/summary.pb.cc
-      ${out}/gen/src/03_hooked/events/event.pb.cc"
+      ${out}/gen/src/01_session/graph_def.pb.cc ${out}/gen/src/03_hooked/events/event.pb.cc"
   # Stage 07's messages reach the whole of stage 01: the store re-makes and runs update ops.
   [ps_message_fuzzer]="$(ls src/01_session/*.cc src/01_session/learning/*.cc src/platform/*.cc |
                          tr '\n' ' ')
@@ -57,7 +57,7 @@ declare -A SOURCES=(
       src/07_distributed/tensor_coding.cc src/07_distributed/variable_store.cc"
 )
 declare -A LIBS=([checkpoint_state_fuzzer]=-lprotobuf [event_file_reader_fuzzer]=-lprotobuf
-                 [ps_message_fuzzer]="-lprotobuf -lpthread")
+                 [ps_message_fuzzer]="-lprotobuf -lpthread -lz")
 
 if [ $# -eq 0 ]; then
   set -- $(cd tests/fuzz && ls -- *_fuzzer.cc | sed 's/\.cc$//')
