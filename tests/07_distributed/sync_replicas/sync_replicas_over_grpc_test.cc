@@ -21,32 +21,12 @@
 #include "src/07_distributed/server.h"
 #include "src/07_distributed/sync_replicas/sync_replicas_optimizer.h"
 #include "src/platform/logging.h"
+#include "tests/testing/log_latch.h"
 
 namespace mts {
 namespace {
 
 using ::testing::HasSubstr;
-
-// Fulfils a promise the first time a line containing `text` is logged: the test waits on
-// it instead of sleeping.
-class LogLatch : public LogSink {
- public:
-  explicit LogLatch(std::string text) : text_(std::move(text)) { AddLogSink(this); }
-  ~LogLatch() override { RemoveLogSink(this); }
-  void Send(const LogEntry& entry) override {
-    if (!seen_ && entry.message.find(text_) != std::string::npos) {
-      seen_ = true;
-      promise_.set_value(entry.message);
-    }
-  }
-  std::string Wait() { return future_.get(); }
-
- private:
-  const std::string text_;
-  bool seen_ = false;  // Sinks are called under the logging lock.
-  std::promise<std::string> promise_;
-  std::future<std::string> future_ = promise_.get_future();
-};
 
 // One ps, and a Server per worker.
 struct Cluster {
