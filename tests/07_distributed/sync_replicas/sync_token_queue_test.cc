@@ -10,8 +10,8 @@
 #include "src/01_session/array_ops.h"
 #include "src/01_session/session.h"
 #include "src/platform/logging.h"
-#include "tests/testing/log_latch.h"
 #include "tests/testing/expect_error.h"
+#include "tests/testing/log_latch.h"
 
 namespace mts {
 namespace {
